@@ -1,0 +1,8 @@
+# Warnings for our own targets only; dependency headers come in as SYSTEM includes
+# through their imported targets, so their warnings stay out of our builds.
+function(pivot_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+      -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wnull-dereference
+      -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough>)
+endfunction()

@@ -1,0 +1,105 @@
+// Solver entry points for linear complementarity problems: the general dense LCP
+// (w = M z + q) solved by the standard Lemke method, and the rigid-body contact LCP of
+// Lloyd (2005) eq. (8), solved by the standard, structural or reduced fast Lemke method.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pivot/math.hpp"
+
+namespace pivot {
+
+// How a solve ended. Never a silent zero vector: anything but Solved means z is not
+// (known to be) a solution.
+enum class LcpStatus {
+  Solved,            // a complementary basis with z, w >= 0 was reached
+  SecondaryRay,      // Lemke ray termination: no solution, or none Lemke can reach
+  PivotLimit,        // gave up after LemkeOptions::max_pivots
+  NumericalFailure,  // a singular basis or a result that fails the acceptance check
+};
+const char* to_string(LcpStatus status);
+
+enum class LcpMethod { Standard, Structural, Reduced };
+const char* to_string(LcpMethod method);
+// Parses "standard" | "structural" | "reduced"; returns false on anything else.
+bool parse_lcp_method(const std::string& text, LcpMethod* method);
+
+struct LemkeOptions {
+  // Pivot limit; 0 picks a default that grows with the problem size.
+  int max_pivots = 0;
+  // Relative thresholds: a pivot element or ratio difference counts as zero when it is
+  // below this times the scale of the quantities it is compared with. Absolute
+  // tolerances fail on degenerate peg-in-hole problems (n >= 20).
+  double relative_tolerance = 1e-12;
+};
+
+// Result of one solve. Sizes: z and w have the LCP's size (for a contact problem
+// n(2+d), ordered theta, phi, lambda and nu, sigma, gamma).
+struct LcpResult {
+  LcpStatus status = LcpStatus::NumericalFailure;
+  VecX z;
+  VecX w;
+  int pivots = 0;
+  double solve_time_us = 0.0;  // wall time of the solve [microseconds]
+};
+
+// The acceptance rule of shared/formats/problem-files.md: with s = max(1, |q|_inf),
+// every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
+struct LcpCheck {
+  double min_entry = 0.0;          // min over all z_i and w_i
+  double max_complementarity = 0.0;  // max |w_i z_i|
+  double residual = 0.0;           // |w - (M z + q)|_inf, for the returned w
+  bool accepted = false;
+};
+
+// ---- general LCP --------------------------------------------------------------------
+
+// Standard Lemke with covering vector of ones and lexicographic ratio test.
+LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options = {});
+
+// Checks z against the LCP (M, q); w is recomputed as M z + q.
+LcpCheck check_lcp_solution(const MatX& M, const VecX& q, const VecX& z);
+
+// ---- contact LCP (Lloyd eq. 2-8) ----------------------------------------------------
+
+// A Jacobian column touching at most two bodies (Lloyd Sec. 2: <= 12 non-zeros).
+// body[k] < 0 marks an unused slot (a contact with a fixed body uses one slot).
+struct ContactColumn {
+  int body[2] = {-1, -1};
+  Vec6 block[2] = {Vec6::Zero(), Vec6::Zero()};
+};
+
+struct ContactProblem {
+  int d = 4;                          // friction directions per contact, >= 2
+  std::vector<Mat6> mass;             // one SPD 6x6 spatial mass matrix per body
+  VecX kx;                            // k~_x = f_x h + M v0, size 6m
+  std::vector<double> mu;             // per contact, >= 0
+  std::vector<double> b;              // per contact normal-row offset (gap/h) [m/s]
+  std::vector<ContactColumn> normal;  // n~_i, one per contact
+  std::vector<ContactColumn> friction;  // d~_ij, d per contact, contact-major
+
+  int num_bodies() const { return static_cast<int>(mass.size()); }
+  int num_contacts() const { return static_cast<int>(normal.size()); }
+  int lcp_size() const { return num_contacts() * (2 + d); }
+};
+
+// Solves the contact LCP. Standard forms the dense matrix of (8); Structural and Reduced
+// never form it (Lloyd Sec. 5.1-5.3).
+LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
+                        const LemkeOptions& options = {});
+
+// The dense LCP (M, q) of eq. (8), for the standard method and for checking.
+struct DenseLcp {
+  MatX M;
+  VecX q;
+};
+DenseLcp assemble_contact_lcp(const ContactProblem& problem);
+
+// Body velocities after the step, v = M^-1 (N~ theta + D~ phi + k~_x), size 6m.
+VecX contact_velocity(const ContactProblem& problem, const VecX& z);
+
+// Acceptance check for a contact problem without forming M (w from the structure).
+LcpCheck check_contact_solution(const ContactProblem& problem, const VecX& z);
+
+}  // namespace pivot

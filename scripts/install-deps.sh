@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Pivot needs. Idempotent and non-interactive: does
+# nothing when everything is present; runs apt-get as root or through sudo.
+#   scripts/install-deps.sh            build + run packages
+#   scripts/install-deps.sh --test     also what the test suite needs (Xvfb, Mesa, clang fuzzing)
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libeigen3-dev libccd-dev libfcl-dev
+  libglfw3-dev libgl-dev libimgui-dev libstb-dev python3-glad
+  nlohmann-json3-dev libcli11-dev
+  libgtest-dev libbenchmark-dev
+)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(xvfb xauth libgl1-mesa-dri)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

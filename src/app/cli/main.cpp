@@ -1,0 +1,25 @@
+// `pivot`: the command-line program. A thin dispatcher over libpivot; every subcommand
+// lives in its own *_command.cpp.
+#include <iostream>
+
+#include "commands.hpp"
+#include "pivot/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Pivot: rigid-body contact simulation with Lloyd's fast Lemke solver"};
+  app.set_version_flag("--version", std::string("pivot ") + PIVOT_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const pivot::InputError& e) {
+    std::cerr << "pivot: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "pivot: error: " << e.what() << "\n";
+    return 1;
+  }
+  return exit_code;
+}

@@ -1,0 +1,35 @@
+// Names of solver statuses and methods, as printed by the programs and in JSON output.
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+const char* to_string(LcpStatus status) {
+  switch (status) {
+    case LcpStatus::Solved: return "solved";
+    case LcpStatus::SecondaryRay: return "secondary_ray";
+    case LcpStatus::PivotLimit: return "pivot_limit";
+    case LcpStatus::NumericalFailure: return "numerical_failure";
+  }
+  return "unknown";
+}
+
+const char* to_string(LcpMethod method) {
+  switch (method) {
+    case LcpMethod::Standard: return "standard";
+    case LcpMethod::Structural: return "structural";
+    case LcpMethod::Reduced: return "reduced";
+  }
+  return "unknown";
+}
+
+bool parse_lcp_method(const std::string& text, LcpMethod* method) {
+  for (LcpMethod m : {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {
+    if (text == to_string(m)) {
+      *method = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace pivot

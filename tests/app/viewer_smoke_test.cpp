@@ -1,0 +1,53 @@
+// Runs the real pivot-viewer in a real window under Xvfb (Mesa software GL) and reads
+// back the screenshot it writes.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return std::string(::testing::TempDir()) + name;
+}
+
+int run_viewer(const std::string& args) {
+  const std::string command = std::string(PIVOT_XVFB_RUN) + " -a -s '-screen 0 1280x800x24' " +
+                              PIVOT_VIEWER_PATH + " " + args;
+  return std::system(command.c_str());
+}
+
+}  // namespace
+
+TEST(ViewerSmoke, OpensWindowAndWritesNonBlankScreenshot) {
+  const std::string png = temp_path("viewer_smoke.png");
+  std::remove(png.c_str());
+  ASSERT_EQ(run_viewer("--frames 5 --screenshot " + png), 0);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  ASSERT_NE(pixels, nullptr) << "no readable PNG at " << png;
+  EXPECT_EQ(w, 1280);
+  EXPECT_EQ(h, 800);
+  // The clear colour fills the corner opposite the panel; the ImGui panel at the top
+  // left must differ from it, so the frame is neither blank nor a single colour.
+  const unsigned char* corner = pixels + ((h - 1) * w + (w - 1)) * 3;
+  EXPECT_NEAR(corner[0], 0.18 * 255, 2);
+  EXPECT_NEAR(corner[1], 0.20 * 255, 2);
+  EXPECT_NEAR(corner[2], 0.24 * 255, 2);
+  int differing = 0;
+  for (int y = 10; y < 60; ++y) {
+    for (int x = 10; x < 200; ++x) {
+      const unsigned char* p = pixels + (y * w + x) * 3;
+      if (std::abs(p[0] - corner[0]) + std::abs(p[1] - corner[1]) + std::abs(p[2] - corner[2]) > 20) {
+        ++differing;
+      }
+    }
+  }
+  stbi_image_free(pixels);
+  EXPECT_GT(differing, 500) << "the ImGui panel is missing from the screenshot";
+}
+
+TEST(ViewerSmoke, RejectsNegativeFrameCountWithUsageError) {
+  EXPECT_NE(run_viewer("--frames -3 2>/dev/null"), 0);
+}
