@@ -1,0 +1,27 @@
+// Rigid bodies: the immutable description (Body) apart from the mutable state
+// (BodyState), so recording, replay, reset and step-back copy only states.
+#pragma once
+
+#include <string>
+
+#include "pivot/math.hpp"
+#include "pivot/shape.hpp"
+
+namespace pivot {
+
+struct Body {
+  std::string name;
+  Shape shape;
+  bool fixed = false;      // fixed bodies never move and do not connect islands
+  double mass_kg = 0.0;    // > 0 for dynamic bodies
+  Mat3 inertia_body_kgm2 = Mat3::Zero();  // about the centre of mass, body axes; SPD
+  int material = 0;        // index into the scene's materials (friction)
+};
+
+// The body frame's origin is the centre of mass.
+struct BodyState {
+  Pose pose;
+  Twist twist;  // linear velocity of the centre of mass, angular velocity; world frame
+};
+
+}  // namespace pivot

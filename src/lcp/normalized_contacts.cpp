@@ -1,0 +1,109 @@
+#include "normalized_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pivot {
+
+namespace {
+
+ContactColumn normalized_column(const ContactColumn& c, const std::vector<Eigen::LLT<Mat6>>& G) {
+  ContactColumn out = c;
+  for (int s = 0; s < 2; ++s) {
+    if (c.body[s] >= 0) out.block[s] = G[c.body[s]].matrixL().solve(c.block[s]);
+  }
+  return out;
+}
+
+void check_column(const ContactColumn& c, int num_bodies, const char* what, int index) {
+  for (int s = 0; s < 2; ++s) {
+    if (c.body[s] >= num_bodies) {
+      throw std::invalid_argument(std::string(what) + " column " + std::to_string(index) +
+                                  " refers to body " + std::to_string(c.body[s]) + " of " +
+                                  std::to_string(num_bodies));
+    }
+  }
+}
+
+}  // namespace
+
+NormalizedContacts normalize_contacts(const ContactProblem& p) {
+  const int m = p.num_bodies();
+  const int n = p.num_contacts();
+  if (p.d < 2) throw std::invalid_argument("d must be >= 2, got " + std::to_string(p.d));
+  if (p.kx.size() != 6 * m) throw std::invalid_argument("kx must have 6m entries");
+  if (static_cast<int>(p.mu.size()) != n || static_cast<int>(p.b.size()) != n ||
+      static_cast<int>(p.friction.size()) != n * p.d) {
+    throw std::invalid_argument("contact problem sizes disagree (mu, b, friction vs normal)");
+  }
+  NormalizedContacts nc;
+  nc.num_bodies = m;
+  nc.d = p.d;
+  nc.factor.reserve(m);
+  for (int k = 0; k < m; ++k) {
+    const Mat6& Mk = p.mass[k];
+    Eigen::LLT<Mat6> llt(Mk);
+    // LLT only reads the lower triangle, so symmetry is checked separately.
+    const double scale = std::max(1.0, Mk.cwiseAbs().maxCoeff());
+    if (llt.info() != Eigen::Success || (Mk - Mk.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale ||
+        llt.matrixL().toDenseMatrix().diagonal().minCoeff() <= 1e-12 * std::sqrt(scale)) {
+      throw std::invalid_argument("mass matrix of body " + std::to_string(k) +
+                                  " is not symmetric positive definite");
+    }
+    nc.factor.push_back(llt);
+  }
+  nc.N.reserve(n);
+  nc.D.reserve(static_cast<size_t>(n) * p.d);
+  for (int i = 0; i < n; ++i) {
+    check_column(p.normal[i], m, "normal", i);
+    nc.N.push_back(normalized_column(p.normal[i], nc.factor));
+  }
+  for (int j = 0; j < n * p.d; ++j) {
+    check_column(p.friction[j], m, "friction", j);
+    nc.D.push_back(normalized_column(p.friction[j], nc.factor));
+  }
+  nc.k.resize(6 * m);
+  for (int k = 0; k < m; ++k) {
+    nc.k.segment<6>(6 * k) = nc.factor[k].matrixL().solve(p.kx.segment<6>(6 * k));
+  }
+  nc.mu = p.mu;
+  nc.b = p.b;
+  return nc;
+}
+
+double column_dot(const ContactColumn& a, const ContactColumn& b) {
+  double sum = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    if (a.body[s] < 0) continue;
+    for (int t = 0; t < 2; ++t) {
+      if (b.body[t] == a.body[s]) sum += a.block[s].dot(b.block[t]);
+    }
+  }
+  return sum;
+}
+
+double column_dot(const ContactColumn& a, const VecX& v) {
+  double sum = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    if (a.body[s] >= 0) sum += a.block[s].dot(v.segment<6>(6 * a.body[s]));
+  }
+  return sum;
+}
+
+void add_scaled_column(const ContactColumn& a, double s, VecX* v) {
+  for (int t = 0; t < 2; ++t) {
+    if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t];
+  }
+}
+
+VecX body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c) {
+  VecX v(v_c.size());
+  for (int k = 0; k < nc.num_bodies; ++k) {
+    v.segment<6>(6 * k) = nc.factor[k].matrixU().solve(v_c.segment<6>(6 * k));
+  }
+  return v;
+}
+
+}  // namespace pivot
