@@ -1,0 +1,94 @@
+// Nonconvex contact groups (Egan, Berard & Trinkle): a group is one contact point with
+// several sides (planes), valid when it is outside at least one of them. The plain
+// Stewart-Trinkle LCP can only intersect half-spaces; the max formulation (Egan (13)-(22),
+// appendix (32)-(33)) and the summation formulation (Egan (25)-(28), (30), (34)-(35))
+// rewrite the contact LCP over all planes so that a group is a union. Plain Lemke
+// ray-terminates on the max formulation; solve_lcp_with_max_groups solves it exactly
+// (docs/nonconvex-max.md).
+#pragma once
+
+#include <vector>
+
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+enum class NonconvexForm { Max, Summation };
+
+// Block layout of a nonconvex LCP. Planes are ordered sides first, group after group (the
+// paper's y sides), then the convex planes (x). The plane block z_p is the
+// Stewart-Trinkle LCP over the planes in that order, (p_n [P], p_f [P d], s [P]) like
+// Lloyd's (theta, phi, lambda), or p_n alone when d = 0 (frictionless). The artificial
+// variables come first:
+//   Max:       z = (c [y], d [g], g [y], h [y], p [g], z_p)   Egan (33)
+//   Summation: z = (c [y], z_p)                               Egan (35)
+struct NonconvexLayout {
+  NonconvexForm form = NonconvexForm::Max;
+  std::vector<int> group_sizes;  // sides per group, each in 1..31
+  int num_convex = 0;            // x, planes in no group
+  int d = 0;                     // friction directions per plane; 0: frictionless
+
+  int num_groups() const { return static_cast<int>(group_sizes.size()); }
+  int num_sides() const;
+  int num_planes() const { return num_sides() + num_convex; }
+  int plane_lcp_size() const { return num_planes() * (d > 0 ? 2 + d : 1); }
+  // Index of the first plane variable: 3y + 2g (Max) or y (Summation).
+  int plane_offset() const;
+  int size() const { return plane_offset() + plane_lcp_size(); }
+};
+
+// A nonconvex LCP and the plane order it uses: plane k of the layout is plane
+// plane_order[k] of the input.
+struct NonconvexLcp {
+  DenseLcp lcp;
+  NonconvexLayout layout;
+  std::vector<int> plane_order;
+};
+
+// The sides of one group: indices of planes (contacts) of the plane LCP. A plane belongs
+// to at most one group; planes in no group are convex constraints.
+using NonconvexGroups = std::vector<std::vector<int>>;
+
+// Builds the max formulation, Egan (32)-(33), from `planes`: the Stewart-Trinkle LCP over
+// P planes ordered as above (assemble_contact_lcp's order when d >= 2; P x P normal rows
+// when d = 0). gamma is Egan's large constant; the formulation needs gamma > 1 at the
+// solution and, per Egan Sec. IV, gamma > |min(a_i, 0)| to keep d positive. Throws
+// std::invalid_argument on inconsistent sizes or groups.
+NonconvexLcp build_max_lcp(const DenseLcp& planes, int d, const NonconvexGroups& groups,
+                           double gamma);
+NonconvexLcp build_max_lcp(const ContactProblem& planes, const NonconvexGroups& groups,
+                           double gamma);
+
+// Builds the summation formulation, Egan (34)-(35), with epsilon_over_h = epsilon / h > 0.
+// The rows complementary to p_y carry the offset of Egan (30), -epsilon/h for any group
+// size; the appendix's -(epsilon/h)(D'D e - e) agrees only for two sides
+// (docs/nonconvex-max.md).
+NonconvexLcp build_summation_lcp(const DenseLcp& planes, int d, const NonconvexGroups& groups,
+                                 double epsilon_over_h);
+NonconvexLcp build_summation_lcp(const ContactProblem& planes, const NonconvexGroups& groups,
+                                 double epsilon_over_h);
+
+// The plane variables of a solution z of `lcp`, back in the input's plane order: the z
+// of the plane LCP (for contact_velocity when the planes came from a ContactProblem).
+VecX plane_solution(const NonconvexLcp& lcp, const VecX& z);
+
+struct MaxGroupOptions {
+  LemkeOptions lemke;  // for each reduced LCP
+  // Most selections (one subset of sides per group) to try before giving up with
+  // PivotLimit; each costs one Lemke solve of at most the plane LCP's size.
+  int max_selections = 4096;
+};
+
+// Solves a max-formulation LCP (M, q) laid out as `layout` (form Max) exactly: for a
+// selection of active sides per group it solves the Stewart-Trinkle LCP of those sides
+// and the convex planes with Lemke, completes the artificial variables in closed form,
+// and accepts the first selection whose full (M, q) passes the acceptance check.
+// Single sides are tried first, starting from each group's least-penetrated side and
+// moving a group to the side its point ended up inside; then all selections by size.
+// Complete for frictionless problems (docs/nonconvex-max.md). pivots sums all Lemke
+// pivots. Throws std::invalid_argument when (M, q) is not the max formulation of the
+// layout (it is rebuilt from its plane block and compared).
+LcpResult solve_lcp_with_max_groups(const MatX& M, const VecX& q, const NonconvexLayout& layout,
+                                    const MaxGroupOptions& options = {});
+
+}  // namespace pivot

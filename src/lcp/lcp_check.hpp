@@ -1,0 +1,15 @@
+// The acceptance rule of shared/formats/problem-files.md on a candidate (z, w), shared by
+// the dense check, the structural contact check and the solvers' own final checks.
+#pragma once
+
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+// Applies the rule to z and w = M z + q computed by the caller: with s = max(1, q_scale),
+// every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
+// q_scale is |q|_inf. A non-finite entry is never accepted. residual is left at 0: w is
+// the caller's own M z + q, so it has nothing to be compared with.
+LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale);
+
+}  // namespace pivot

@@ -1,0 +1,699 @@
+#include "lemke_fast.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lemke_standard.hpp"
+#include "normalized_contacts.hpp"
+
+namespace pivot {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double elapsed_us(Clock::time_point since) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
+}
+
+// Which member of the complementary pair (w_k, z_k) is basic. Neither holds for the one
+// index r of an almost complementary basis (Lloyd Sec. 4); Inactive marks the friction
+// rows of a contact the reduced method has not added yet (Lloyd Sec. 5.3).
+enum class Pair : unsigned char { ZBasic, WBasic, Neither, Inactive };
+
+// The right-hand side q_in of one solve with the basis: the basic variables are set so
+// that every non-basic row of w = M z + c z0 + q_in is zero. Q gives q' (19); Column the
+// column m' of a driving z variable (20); Unit (scale -1) that of a driving w (21) and
+// (scale +1) a column of B^-1 (14).
+struct Rhs {
+  enum Kind { Q, Column, Unit };
+  Kind kind = Q;
+  int index = -1;
+  double scale = 1.0;
+};
+
+// True when two columns touch at most two bodies together, so a + s b is a column.
+bool mergeable(const ContactColumn& a, const ContactColumn& b) {
+  int bodies[4];
+  int count = 0;
+  for (const ContactColumn* c : {&a, &b}) {
+    for (int s = 0; s < 2; ++s) {
+      if (c->body[s] < 0 || std::find(bodies, bodies + count, c->body[s]) != bodies + count) continue;
+      bodies[count++] = c->body[s];
+    }
+  }
+  return count <= 2;
+}
+
+// a + s b for two columns of one contact (checked by mergeable up front).
+ContactColumn combine(const ContactColumn& a, double s, const ContactColumn& b) {
+  ContactColumn out = a;
+  for (int t = 0; t < 2; ++t) {
+    if (b.body[t] < 0) continue;
+    int slot = out.body[0] == b.body[t] ? 0 : out.body[1] == b.body[t] ? 1 : -1;
+    if (slot < 0) {
+      slot = out.body[0] < 0 ? 0 : 1;
+      out.body[slot] = b.body[t];
+      out.block[slot].setZero();
+    }
+    out.block[slot] += s * b.block[t];
+  }
+  return out;
+}
+
+class FastLemke {
+ public:
+  FastLemke(const ContactProblem& problem, bool reduced, const LemkeOptions& options)
+      : nc_(normalize_contacts(problem)),
+        n_(problem.num_contacts()),
+        d_(problem.d),
+        size_(problem.lcp_size()),
+        reduced_(reduced),
+        tol_(options.relative_tolerance),
+        max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_)),
+        rmax_(6 * nc_.num_bodies + 2) {
+    for (int g = 0; g < n_ * d_; ++g) {
+      if (!mergeable(nc_.N[g / d_], nc_.D[g])) {
+        throw std::invalid_argument("contact " + std::to_string(g / d_) +
+                                    ": normal and friction columns touch more than two bodies");
+      }
+    }
+    const int dim = 6 * nc_.num_bodies;
+    state_.assign(size_, reduced_ ? Pair::Inactive : Pair::WBasic);
+    for (int i = 0; i < n_; ++i) state_[i] = Pair::WBasic;
+    active_.assign(n_, reduced_ ? 0 : 1);
+    c_ = VecX::Ones(size_);
+    zval_ = VecX::Zero(size_);
+    qval_ = VecX::Zero(size_);
+    mval_ = VecX::Zero(size_);
+    v_ = VecX::Zero(dim);
+    V_ = VecX::Zero(dim);
+    Vq_ = VecX::Zero(dim);
+    bstar_ = VecX::Zero(dim);
+    cstar_ = VecX::Zero(dim);
+    // Lloyd Sec. 5.2: the reduced matrix is a product through R^{6m}, plus the z0 column
+    // and the w_r row, so a non-singular one has r <= 6m + 2. This is the only dense matrix.
+    A_ = MatX::Zero(rmax_, rmax_);
+    rhs_ = VecX::Zero(rmax_);
+    perm_.assign(rmax_, 0);
+    stats_.largest_dense_entries = static_cast<long long>(rmax_) * rmax_;
+    x_of_.assign(n_, -1);
+    theta_rows_.reserve(n_);
+    kappa_.reserve(static_cast<size_t>(n_) * d_);
+    lambda_rows_.reserve(n_);
+    nstar_.reserve(n_);
+    dstar_.reserve(static_cast<size_t>(n_) * d_);
+    bgamma_.reserve(n_);
+    bx_.reserve(n_);
+    candidates_.reserve(size_ + 1);
+    keep_.reserve(size_ + 1);
+    entries_.reserve(size_ + 1);
+    if (reduced_) path_.reserve(static_cast<size_t>(64) * dim);
+  }
+
+  FastLemkeResult run(const ContactProblem& problem, Clock::time_point start);
+
+ private:
+  enum class Kind { Normal, Friction, Cone };  // rows nu/theta, sigma/phi, gamma/lambda
+  Kind kind(int k) const {
+    return k < n_ ? Kind::Normal : k < n_ + n_ * d_ ? Kind::Friction : Kind::Cone;
+  }
+  int contact_of(int k) const {
+    return k < n_ ? k : k < n_ + n_ * d_ ? (k - n_) / d_ : k - n_ - n_ * d_;
+  }
+  int phi_index(int i, int j) const { return n_ + i * d_ + j; }
+  int lambda_index(int i) const { return n_ + n_ * d_ + i; }
+  const ContactColumn& friction(int k) const { return nc_.D[k - n_]; }
+  double z0() const { return z0_basic_ ? z0val_ : 0.0; }
+
+  double input_extra(const Rhs& in, int k) const;
+  double input_row(const Rhs& in, int k) const;
+  bool build_basis();
+  bool factor(int r);
+  void solve(const Rhs& in);
+  double basic_w_value(const Rhs& in, int k) const;
+  void store_basic_values(const Rhs& in, VecX* out);
+  bool activate(int contact);
+  int lexicographic_min(const VecX& divisor);
+  void finish(LcpResult* result);
+
+  NormalizedContacts nc_;
+  int n_, d_, size_;
+  bool reduced_;
+  double tol_;
+  double noise_ = 0.0;  // relative zero threshold of the current basis, >= tol_
+  int max_pivots_;
+  int rmax_;
+
+  std::vector<Pair> state_;
+  std::vector<char> active_;
+  VecX c_;                 // covering vector, extended by Lloyd (59) in the reduced method
+  int r_ = -1;             // index with neither w_r nor z_r basic; -1 for a complementary basis
+  bool z0_basic_ = false;
+  bool driving_is_z_ = true;  // the driving variable is z_r (else w_r)
+
+  // Partition of the current basis, Lloyd (25)-(28).
+  std::vector<int> theta_rows_;   // contacts with basic theta
+  std::vector<int> kappa_;        // basic phi not used as phi_x
+  std::vector<int> lambda_rows_;  // contacts with basic lambda
+  std::vector<int> x_of_;         // per contact: the phi index chosen as phi_x, or -1
+  std::vector<ContactColumn> nstar_, dstar_;  // N_*, D_* of (28)
+  ContactColumn prow_;            // n_r or d_* (45) for the w_r row
+  VecX cstar_;                    // c_* of (39)
+  int rsize_ = 0;
+  MatX A_;
+  std::vector<int> perm_;
+
+  // One solve: basic z values, z0 and the velocity V = u + N_a theta + D_a phi.
+  VecX zval_;
+  double z0val_ = 0.0;
+  VecX v_, V_, bstar_, rhs_;
+  std::vector<double> bgamma_, bx_;  // b of the gamma and sigma_x rows per basic lambda
+
+  VecX qval_, mval_;  // q' and m' of the basic variable at each index
+  double qz0_ = 0.0, mz0_ = 0.0;
+  VecX Vq_;           // velocity of the current basic solution
+  std::vector<double> path_;  // Reduced: v_c / z0 at every vertex so far, 6m values each
+  std::vector<int> candidates_, keep_;
+  std::vector<double> entries_;
+  FastLemkeStats stats_;
+};
+
+double FastLemke::input_extra(const Rhs& in, int k) const {
+  switch (in.kind) {
+    case Rhs::Q:
+      return kind(k) == Kind::Normal ? in.scale * nc_.b[k] : 0.0;
+    case Rhs::Column: {
+      const int i = contact_of(in.index);
+      switch (kind(in.index)) {
+        case Kind::Normal: return k == lambda_index(i) ? in.scale * nc_.mu[i] : 0.0;
+        case Kind::Friction: return k == lambda_index(i) ? -in.scale : 0.0;
+        case Kind::Cone:
+          return kind(k) == Kind::Friction && contact_of(k) == i ? in.scale : 0.0;
+      }
+      return 0.0;
+    }
+    case Rhs::Unit:
+      return k == in.index ? in.scale : 0.0;
+  }
+  return 0.0;
+}
+
+// q_in_k: the row's column dotted with the input's velocity part, plus the constant part.
+double FastLemke::input_row(const Rhs& in, int k) const {
+  double value = input_extra(in, k);
+  if (kind(k) == Kind::Cone) return value;
+  const ContactColumn& row = kind(k) == Kind::Normal ? nc_.N[k] : friction(k);
+  if (in.kind == Rhs::Q) {
+    value += in.scale * column_dot(row, nc_.k);
+  } else if (in.kind == Rhs::Column && kind(in.index) != Kind::Cone) {
+    const ContactColumn& col = kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index);
+    value += in.scale * column_dot(row, col);
+  }
+  return value;
+}
+
+// Lloyd (25)-(28), (39), (42)/(44)/(47): partitions the basic phi into phi_kappa and one
+// phi_x per basic lambda, forms N_*, D_*, c_* and the reduced matrix, and factors it.
+bool FastLemke::build_basis() {
+  theta_rows_.clear();
+  kappa_.clear();
+  lambda_rows_.clear();
+  nstar_.clear();
+  dstar_.clear();
+  for (int i = 0; i < n_; ++i) {
+    x_of_[i] = -1;
+    if (!active_[i]) continue;
+    if (state_[i] == Pair::ZBasic) theta_rows_.push_back(i);
+    if (state_[lambda_index(i)] != Pair::ZBasic) continue;
+    for (int j = 0; j < d_ && x_of_[i] < 0; ++j) {
+      if (state_[phi_index(i, j)] == Pair::ZBasic) x_of_[i] = phi_index(i, j);
+    }
+    // Lloyd App. C: a basic lambda always has a basic phi, unless the basis is singular.
+    if (x_of_[i] < 0) return false;
+    lambda_rows_.push_back(i);
+  }
+  for (int i = 0; i < n_; ++i) {
+    if (!active_[i]) continue;
+    for (int j = 0; j < d_; ++j) {
+      const int g = phi_index(i, j);
+      if (state_[g] == Pair::ZBasic && g != x_of_[i]) kappa_.push_back(g);
+    }
+  }
+  const int nt = static_cast<int>(theta_rows_.size());
+  const int nk = static_cast<int>(kappa_.size());
+  const int r = nt + nk + (z0_basic_ ? 1 : 0);
+  if (r > rmax_) return false;
+  stats_.max_reduced_size = std::max(stats_.max_reduced_size, r);
+
+  // Lloyd (28): N_* = N_a + D_x mu_aa, D_* = D_kappa - D_x E_kk'; (39): c_* = D_x c_gamma.
+  for (int i : theta_rows_) {
+    const int x = x_of_[i];
+    nstar_.push_back(x < 0 ? nc_.N[i] : combine(nc_.N[i], nc_.mu[i], friction(x)));
+  }
+  for (int g : kappa_) {
+    const int x = x_of_[contact_of(g)];
+    dstar_.push_back(x < 0 ? friction(g) : combine(friction(g), -1.0, friction(x)));
+  }
+  cstar_.setZero();
+  for (int i : lambda_rows_) add_scaled_column(friction(x_of_[i]), c_[lambda_index(i)], &cstar_);
+
+  // Rows nu_a and sigma_kappa: (N_a, D_*)' (N_*, D_*, c_*) plus the covering column c'.
+  auto row_column = [&](int a) -> const ContactColumn& {
+    return a < nt ? nc_.N[theta_rows_[a]] : a < nt + nk ? dstar_[a - nt] : prow_;
+  };
+  auto col_column = [&](int b) -> const ContactColumn& {
+    return b < nt ? nstar_[b] : dstar_[b - nt];
+  };
+  auto row_cover = [&](int a) {
+    if (a < nt) return c_[theta_rows_[a]];
+    const int g = a < nt + nk ? kappa_[a - nt] : r_;
+    if (kind(g) != Kind::Friction) return c_[g];
+    const int x = x_of_[contact_of(g)];
+    return c_[g] - (x < 0 ? 0.0 : c_[x]);  // c'_kappa (42), c'_r (45)
+  };
+  const bool cone_row = r_ >= 0 && kind(r_) == Kind::Cone;
+  if (r_ >= 0 && !cone_row) {
+    const int x = kind(r_) == Kind::Friction ? x_of_[contact_of(r_)] : -1;
+    const ContactColumn& own = kind(r_) == Kind::Normal ? nc_.N[r_] : friction(r_);
+    prow_ = x < 0 ? own : combine(own, -1.0, friction(x));  // d_* of (45)
+  }
+  const int product_rows = cone_row ? r - 1 : r;
+  for (int a = 0; a < product_rows; ++a) {
+    const ContactColumn& pa = row_column(a);
+    for (int b = 0; b < nt + nk; ++b) A_(a, b) = column_dot(pa, col_column(b));
+    if (z0_basic_) A_(a, r - 1) = column_dot(pa, cstar_) + row_cover(a);
+  }
+  if (cone_row) {
+    // Lloyd (47): the gamma_r row is (mu_r, -e_kr', c_r); lambda_r is non-basic, so every
+    // basic phi of contact r is in phi_kappa.
+    const int i = contact_of(r_);
+    for (int b = 0; b < r; ++b) A_(r - 1, b) = 0.0;
+    for (int b = 0; b < nt; ++b) {
+      if (theta_rows_[b] == i) A_(r - 1, b) = nc_.mu[i];
+    }
+    for (int b = 0; b < nk; ++b) {
+      if (contact_of(kappa_[b]) == i) A_(r - 1, nt + b) = -1.0;
+    }
+    A_(r - 1, r - 1) = c_[r_];
+  }
+  rsize_ = r;
+  return factor(r);
+}
+
+// LU with partial pivoting in place in A_ (no allocation). The reduced system is at most
+// 6m + 2 square, so a fresh factorisation per pivot is cheap next to the O(n) row work.
+bool FastLemke::factor(int r) {
+  double amax = 0.0;
+  for (int b = 0; b < r; ++b) {
+    for (int a = 0; a < r; ++a) amax = std::max(amax, std::abs(A_(a, b)));
+  }
+  double umin = std::numeric_limits<double>::infinity(), umax = 0.0;
+  for (int k = 0; k < r; ++k) {
+    int p = k;
+    for (int a = k + 1; a < r; ++a) {
+      if (std::abs(A_(a, k)) > std::abs(A_(p, k))) p = a;
+    }
+    if (!(std::abs(A_(p, k)) > tol_ * amax)) return false;
+    perm_[k] = p;
+    if (p != k) {
+      for (int b = 0; b < r; ++b) std::swap(A_(k, b), A_(p, b));
+    }
+    const double pivot = A_(k, k);
+    umin = std::min(umin, std::abs(pivot));
+    umax = std::max(umax, std::abs(pivot));
+    for (int a = k + 1; a < r; ++a) {
+      const double f = A_(a, k) / pivot;
+      A_(a, k) = f;
+      if (f == 0.0) continue;
+      for (int b = k + 1; b < r; ++b) A_(a, b) -= f * A_(k, b);
+    }
+  }
+  // A fresh solve carries round-off of about eps times the condition of the reduced matrix
+  // (estimated by the spread of U's diagonal); values below that are noise, not pivots.
+  const double cond = r > 0 ? umax / umin : 1.0;
+  noise_ = std::max(tol_, 64.0 * std::numeric_limits<double>::epsilon() * cond);
+  return true;
+}
+
+// Solves the basis system for q_in (Lloyd App. A): reduced system (42)/(44)/(47), or (31)
+// for a complementary basis, then phi_x by (38), v_c by (40) and lambda by (41).
+void FastLemke::solve(const Rhs& in) {
+  const int nt = static_cast<int>(theta_rows_.size());
+  const int nk = static_cast<int>(kappa_.size());
+  const int r = rsize_;
+  // b = -q_in on the non-basic rows; b_* = D_x b_gamma (28).
+  bstar_.setZero();
+  bgamma_.clear();
+  bx_.clear();
+  for (int i : lambda_rows_) {
+    bgamma_.push_back(-input_row(in, lambda_index(i)));
+    bx_.push_back(-input_row(in, x_of_[i]));
+    add_scaled_column(friction(x_of_[i]), bgamma_.back(), &bstar_);
+  }
+  auto bx_of = [&](int contact) {
+    const auto it = std::lower_bound(lambda_rows_.begin(), lambda_rows_.end(), contact);
+    return (it != lambda_rows_.end() && *it == contact) ? bx_[it - lambda_rows_.begin()] : 0.0;
+  };
+  for (int a = 0; a < nt; ++a) {
+    const int i = theta_rows_[a];
+    rhs_[a] = -input_row(in, i) + column_dot(nc_.N[i], bstar_);
+  }
+  for (int b = 0; b < nk; ++b) {
+    const int g = kappa_[b];
+    rhs_[nt + b] = -input_row(in, g) - bx_of(contact_of(g)) + column_dot(dstar_[b], bstar_);
+  }
+  if (r_ >= 0) {
+    double br = -input_row(in, r_);
+    if (kind(r_) == Kind::Friction) br -= bx_of(contact_of(r_));  // b'_r (45)
+    if (kind(r_) != Kind::Cone) br += column_dot(prow_, bstar_);
+    rhs_[r - 1] = br;
+  }
+  // Forward and back substitution with the factors of build_basis().
+  for (int k = 0; k < r; ++k) std::swap(rhs_[k], rhs_[perm_[k]]);
+  for (int a = 1; a < r; ++a) {
+    double s = rhs_[a];
+    for (int b = 0; b < a; ++b) s -= A_(a, b) * rhs_[b];
+    rhs_[a] = s;
+  }
+  for (int a = r - 1; a >= 0; --a) {
+    double s = rhs_[a];
+    for (int b = a + 1; b < r; ++b) s -= A_(a, b) * rhs_[b];
+    rhs_[a] = s / A_(a, a);
+  }
+  z0val_ = z0_basic_ ? rhs_[r - 1] : 0.0;
+  // Lloyd (40): v_c = N_* theta + D_* phi_kappa - b_* + c_* z0.
+  v_ = cstar_ * z0val_ - bstar_;
+  for (int a = 0; a < nt; ++a) {
+    zval_[theta_rows_[a]] = rhs_[a];
+    add_scaled_column(nstar_[a], rhs_[a], &v_);
+  }
+  for (int b = 0; b < nk; ++b) {
+    zval_[kappa_[b]] = rhs_[nt + b];
+    add_scaled_column(dstar_[b], rhs_[nt + b], &v_);
+  }
+  for (size_t s = 0; s < lambda_rows_.size(); ++s) {
+    const int i = lambda_rows_[s];
+    const int x = x_of_[i];
+    double phi_sum = 0.0;
+    for (int j = 0; j < d_; ++j) {
+      const int g = phi_index(i, j);
+      if (g != x && state_[g] == Pair::ZBasic) phi_sum += zval_[g];
+    }
+    const double theta = state_[i] == Pair::ZBasic ? zval_[i] : 0.0;
+    // Lloyd (38): phi_x = mu theta - E' phi_kappa + c_gamma z0 - b_gamma.
+    zval_[x] = nc_.mu[i] * theta - phi_sum + c_[lambda_index(i)] * z0val_ - bgamma_[s];
+    // Lloyd (41): lambda = -D_x' v_c + b_x - c_x z0.
+    zval_[lambda_index(i)] = bx_[s] - c_[x] * z0val_ - column_dot(friction(x), v_);
+  }
+  // Velocity part of every row: V = u + N_a theta + D_a phi.
+  V_ = v_;
+  if (in.kind == Rhs::Q) {
+    V_ += in.scale * nc_.k;
+  } else if (in.kind == Rhs::Column && kind(in.index) != Kind::Cone) {
+    add_scaled_column(kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index),
+                      in.scale, &V_);
+  }
+}
+
+// A basic w row after solve(): Lloyd (36), M_ba x + q_in_b, from v_c and the E, mu terms.
+double FastLemke::basic_w_value(const Rhs& in, int k) const {
+  const double cover = c_[k] * z0() + input_extra(in, k);
+  const int i = contact_of(k);
+  switch (kind(k)) {
+    case Kind::Normal:
+      return column_dot(nc_.N[k], V_) + cover;
+    case Kind::Friction: {
+      const int l = lambda_index(i);
+      return column_dot(friction(k), V_) + (state_[l] == Pair::ZBasic ? zval_[l] : 0.0) + cover;
+    }
+    case Kind::Cone: {
+      double value = state_[i] == Pair::ZBasic ? nc_.mu[i] * zval_[i] : 0.0;
+      for (int j = 0; j < d_; ++j) {
+        const int g = phi_index(i, j);
+        if (state_[g] == Pair::ZBasic) value -= zval_[g];
+      }
+      return value + cover;
+    }
+  }
+  return cover;
+}
+
+void FastLemke::store_basic_values(const Rhs& in, VecX* out) {
+  solve(in);
+  for (int k = 0; k < size_; ++k) {
+    if (state_[k] == Pair::ZBasic) {
+      (*out)[k] = zval_[k];
+    } else if (state_[k] == Pair::WBasic) {
+      (*out)[k] = basic_w_value(in, k);
+    }
+  }
+}
+
+// Lloyd Sec. 5.3 and App. D: adds contact i's phi, lambda (non-basic) and sigma, gamma
+// (basic) when theta_i is about to enter. (59) makes the new rows feasible at the current
+// basis only; that can leave the basis on a closed loop of Lemke paths of the expanded LCP
+// (we saw random problems cycle without a degenerate pivot). Taking the bound over every
+// vertex visited so far makes the whole path so far a Lemke path of the expanded LCP from
+// its primary ray, which cannot close on itself. On that path lambda_i = theta_i = 0, so
+// sigma_ij = d_ij' v_c + c z0 and gamma_i = c z0: c >= 1 + max(0, -d_ij' v_c / z0) keeps
+// every new row >= z0 > 0 there, strictly inside as the lexicographic rule needs.
+bool FastLemke::activate(int i) {
+  if (!(qz0_ > 0.0)) return false;
+  active_[i] = 1;
+  ++stats_.activated_contacts;
+  const int dim = 6 * nc_.num_bodies;
+  double worst = 0.0;  // max over vertices and directions of -d_ij' v_c / z0
+  for (size_t h = 0; h < path_.size(); h += dim) {
+    const Eigen::Map<const VecX> u(path_.data() + h, dim);
+    for (int j = 0; j < d_; ++j) worst = std::max(worst, -column_dot(friction(phi_index(i, j)), u));
+  }
+  const double cover = 1.0 + worst;
+  for (int j = 0; j <= d_; ++j) {
+    const int k = j < d_ ? phi_index(i, j) : lambda_index(i);
+    state_[k] = Pair::WBasic;
+    c_[k] = cover;
+    qval_[k] = (j < d_ ? column_dot(friction(k), Vq_) : 0.0) + cover * qz0_;
+  }
+  return true;
+}
+
+// Lexicographic ratio test (Cottle-Pang-Stone Sec. 4.9): among the tied candidates keep
+// those minimising (B^-1)_{k,j} / divisor_k for j = 1, 2, ... until one is left. Columns
+// of B^-1 are computed only here, on demand (Lloyd Sec. 4: a column of B^-1 costs a solve).
+int FastLemke::lexicographic_min(const VecX& divisor) {
+  for (int j = 0; j < size_ && candidates_.size() > 1; ++j) {
+    if (state_[j] == Pair::Inactive) continue;
+    if (state_[j] == Pair::WBasic) {
+      // Column j of B^-1 is the unit vector of the basic w_j: only w_j has a (positive)
+      // entry, so it is the one dropped.
+      const auto it = std::find(candidates_.begin(), candidates_.end(), j);
+      if (it != candidates_.end()) candidates_.erase(it);
+      continue;
+    }
+    ++stats_.inverse_columns;
+    const Rhs unit{Rhs::Unit, j, 1.0};
+    solve(unit);
+    double best = std::numeric_limits<double>::infinity();
+    double scale = 0.0;
+    entries_.clear();
+    for (int k : candidates_) {
+      entries_.push_back((state_[k] == Pair::ZBasic ? zval_[k] : basic_w_value(unit, k)) / divisor[k]);
+      best = std::min(best, entries_.back());
+      scale = std::max(scale, std::abs(entries_.back()));
+    }
+    keep_.clear();
+    for (size_t s = 0; s < candidates_.size(); ++s) {
+      if (entries_[s] <= best + noise_ * scale) keep_.push_back(candidates_[s]);
+    }
+    candidates_.swap(keep_);
+  }
+  return candidates_.front();
+}
+
+// Final complementary basis: Lloyd (31) gives theta_a, phi_kappa; (27), (30) the rest.
+void FastLemke::finish(LcpResult* result) {
+  result->z = VecX::Zero(size_);
+  for (int k = 0; k < size_; ++k) {
+    if (state_[k] == Pair::ZBasic) result->z[k] = zval_[k];
+  }
+  VecX V = nc_.k;
+  for (int i = 0; i < n_; ++i) add_scaled_column(nc_.N[i], result->z[i], &V);
+  for (int g = 0; g < n_ * d_; ++g) add_scaled_column(nc_.D[g], result->z[n_ + g], &V);
+  // A contact never added has theta = phi = 0, so gamma = 0 and any lambda >= 0 is
+  // complementary to it; the smallest one with sigma = D'v + lambda >= 0 completes z.
+  for (int i = 0; i < n_; ++i) {
+    if (active_[i]) continue;
+    double lambda = 0.0;
+    for (int j = 0; j < d_; ++j) lambda = std::max(lambda, -column_dot(nc_.D[i * d_ + j], V));
+    result->z[lambda_index(i)] = lambda;
+  }
+  result->w = VecX::Zero(size_);
+  for (int i = 0; i < n_; ++i) {
+    result->w[i] = column_dot(nc_.N[i], V) + nc_.b[i];
+    double cone = nc_.mu[i] * result->z[i];
+    for (int j = 0; j < d_; ++j) {
+      const int g = phi_index(i, j);
+      result->w[g] = column_dot(friction(g), V) + result->z[lambda_index(i)];
+      cone -= result->z[g];
+    }
+    result->w[lambda_index(i)] = cone;
+  }
+}
+
+FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point start) {
+  FastLemkeResult out;
+  LcpResult& result = out.lcp;
+  result.status = LcpStatus::NumericalFailure;
+  const Rhs q_rhs{Rhs::Q, -1, 1.0};
+
+  // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
+  // q_i / c_i (lexicographically) leaves.
+  double lowest = 0.0;
+  for (int k = 0; k < size_; ++k) {
+    if (state_[k] == Pair::Inactive) continue;
+    qval_[k] = input_row(q_rhs, k);
+    lowest = std::min(lowest, qval_[k] / c_[k]);
+  }
+  int pivots = 0;
+  bool solved = lowest >= 0.0;
+  if (!solved) {
+    candidates_.clear();
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] != Pair::Inactive && qval_[k] / c_[k] <= lowest * (1.0 - tol_)) candidates_.push_back(k);
+    }
+    r_ = lexicographic_min(c_);
+    state_[r_] = Pair::Neither;
+    z0_basic_ = true;
+    driving_is_z_ = true;
+    pivots = 1;
+  }
+  LcpStatus status = LcpStatus::Solved;
+  while (!solved) {
+    if (pivots >= max_pivots_) {
+      status = LcpStatus::PivotLimit;
+      break;
+    }
+    const auto t0 = Clock::now();
+    const bool ok = build_basis();
+    stats_.factor_time_us += elapsed_us(t0);
+    if (!ok) {
+      status = LcpStatus::NumericalFailure;
+      break;
+    }
+    store_basic_values(q_rhs, &qval_);
+    qz0_ = z0val_;
+    Vq_ = V_;
+    if (reduced_) {
+      for (Eigen::Index e = 0; e < Vq_.size(); ++e) path_.push_back(Vq_[e] / qz0_);
+    }
+    if (reduced_ && driving_is_z_ && kind(r_) == Kind::Normal && !active_[r_] && !activate(r_)) {
+      status = LcpStatus::NumericalFailure;
+      break;
+    }
+    const Rhs drive = driving_is_z_ ? Rhs{Rhs::Column, r_, 1.0} : Rhs{Rhs::Unit, r_, -1.0};
+    store_basic_values(drive, &mval_);
+    mz0_ = z0val_;
+
+    // Ratio test (18) with relative tolerances; z0 leaves whenever it ties.
+    double mscale = std::abs(mz0_), qscale = std::abs(qz0_);
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) {
+        mscale = std::max(mscale, std::abs(mval_[k]));
+        qscale = std::max(qscale, std::abs(qval_[k]));
+      }
+    }
+    const double pivot_tol = noise_ * mscale;
+    auto ratio = [&](double q, double m) { return std::max(q, 0.0) / -m; };
+    double tmin = std::numeric_limits<double>::infinity();
+    if (mz0_ < -pivot_tol) tmin = ratio(qz0_, mz0_);
+    for (int k = 0; k < size_; ++k) {
+      if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) && mval_[k] < -pivot_tol) {
+        tmin = std::min(tmin, ratio(qval_[k], mval_[k]));
+      }
+    }
+    if (tmin == std::numeric_limits<double>::infinity()) {
+      status = LcpStatus::SecondaryRay;
+      break;
+    }
+    // A tie is a variable that the step tmin brings to zero within the round-off of q' and
+    // m' (absolute, so a small pivot element does not magnify it into a false ratio gap).
+    const double zero = noise_ * (qscale + tmin * mscale);
+    auto ties = [&](double q, double m) { return m < -pivot_tol && q + tmin * m <= zero; };
+    ++pivots;
+    if (ties(qz0_, mz0_)) {
+      // z0 leaves: the entering driving variable completes a complementary basis.
+      state_[r_] = driving_is_z_ ? Pair::ZBasic : Pair::WBasic;
+      r_ = -1;
+      z0_basic_ = false;
+      solved = true;
+      break;
+    }
+    candidates_.clear();
+    for (int k = 0; k < size_; ++k) {
+      if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) && ties(qval_[k], mval_[k])) {
+        candidates_.push_back(k);
+      }
+    }
+    int leaving = candidates_.front();
+    if (candidates_.size() > 1) {
+      ++stats_.tie_breaks;
+      mval_ *= -1.0;  // the divisors of the lexicographic test are -m'_k > 0
+      leaving = lexicographic_min(mval_);
+    }
+    // Pivot: the driving variable enters, the blocking one leaves and its complement drives.
+    state_[r_] = driving_is_z_ ? Pair::ZBasic : Pair::WBasic;
+    driving_is_z_ = state_[leaving] == Pair::WBasic;
+    state_[leaving] = Pair::Neither;
+    r_ = leaving;
+  }
+  result.pivots = pivots;
+  result.status = status;
+  if (status == LcpStatus::Solved) {
+    if (pivots > 0) {
+      const auto t0 = Clock::now();
+      const bool ok = build_basis();
+      stats_.factor_time_us += elapsed_us(t0);
+      if (ok) {
+        solve(q_rhs);
+      } else {
+        result.status = LcpStatus::NumericalFailure;
+      }
+    }
+    if (result.status == LcpStatus::Solved) finish(&result);
+  }
+  if (result.status != LcpStatus::Solved) {
+    // Not a solution: report the last basic z values (z0 dropped) for diagnosis.
+    result.z = VecX::Zero(size_);
+    result.w = VecX::Zero(size_);
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] == Pair::ZBasic) result.z[k] = qval_[k];
+    }
+  }
+  result.solve_time_us = elapsed_us(start);
+  if (result.status == LcpStatus::Solved && !check_contact_solution(problem, result.z).accepted) {
+    result.status = LcpStatus::NumericalFailure;
+  }
+  out.stats = stats_;
+  return out;
+}
+
+}  // namespace
+
+FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
+                                 const LemkeOptions& options) {
+  if (method != LcpMethod::Structural && method != LcpMethod::Reduced) {
+    throw std::invalid_argument(std::string("solve_lemke_fast: method must be structural or reduced, got ") +
+                                to_string(method));
+  }
+  const auto start = Clock::now();
+  FastLemke solver(problem, method == LcpMethod::Reduced, options);
+  return solver.run(problem, start);
+}
+
+}  // namespace pivot

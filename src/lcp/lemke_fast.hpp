@@ -1,0 +1,32 @@
+// Lloyd's fast Lemke for the contact LCP (Lloyd 2005, Sec. 5 and appendices A-D): the
+// almost-complementary basis system is solved through a reduced system of size r <= 6m
+// built from the sparse mass-normalised columns, so the n(2+d) matrix M of eq. (8) is
+// never formed. Structural works on the whole LCP; Reduced starts frictionless and adds a
+// contact's friction variables when its theta first enters the basis (Sec. 5.3).
+#pragma once
+
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+// What one fast solve did, for tests and benchmarks.
+struct FastLemkeStats {
+  int max_reduced_size = 0;         // largest reduced system solved, Lloyd (31)/(42)/(44)/(47)
+  long long largest_dense_entries = 0;  // rows*cols of the largest dense matrix allocated
+  int activated_contacts = 0;       // Reduced: contacts whose friction rows were added
+  int tie_breaks = 0;               // ratio-test ties resolved lexicographically
+  int inverse_columns = 0;          // columns of B^-1 computed for those ties
+  double factor_time_us = 0.0;      // part of the solve spent forming and factoring (31) [us]
+};
+
+struct FastLemkeResult {
+  LcpResult lcp;  // z, w of size n(2+d) ordered (theta, phi, lambda), (nu, sigma, gamma)
+  FastLemkeStats stats;
+};
+
+// method must be Structural or Reduced (throws std::invalid_argument otherwise, and for a
+// malformed problem). A result that fails check_contact_solution is NumericalFailure.
+FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
+                                 const LemkeOptions& options = {});
+
+}  // namespace pivot

@@ -1,0 +1,89 @@
+// Pieces of Lemke's method (Lloyd 2005 Sec. 4; Cottle-Pang-Stone 4.4 and 4.9; Murty 2.2.7)
+// shared by the standard solver and Lloyd's fast solvers: the pivot-limit default, the
+// first pivot, and the lexicographic minimum-ratio test. The ratio test is written on
+// abstract columns of B^-1 so that a solver that never forms B^-1 can supply the
+// columns it computes (Lloyd Sec. 4: "determining one of its columns is at worst
+// equivalent to computing a column of M'").
+//
+// Conventions: x holds the basic values (Lloyd's q', >= 0 after the first pivot) and d the
+// entering column expressed in the current basis, d = B^-1 a (Lloyd's m' with its sign
+// flipped, d = -m'): a row i blocks when d_i > 0, at step x_i / d_i.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "pivot/math.hpp"
+
+namespace pivot {
+
+// Pivot limit used when LemkeOptions::max_pivots is 0: 50 (n + 1). Lemke typically
+// needs O(n) pivots (Lloyd Sec. 4) and a pivot costs O(n^2), so the limit lets every
+// ordinary problem finish while capping a stalled or cycling solve at O(n^3), a constant
+// multiple of an ordinary one. Murty's exponential family needs
+// 2^n pivots and exceeds it from n = 9 on (2^9 = 512 > 500): a problem that needs more
+// asks for it through max_pivots.
+int default_max_pivots(int n);
+
+// Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
+// q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the
+// lexicographic minimum of the rows of [q, I] / c_i, which keeps every row of the new
+// tableau lexicographically positive (Cottle-Pang-Stone 4.9). Fills *ties with the tied
+// rows, which are degenerate after the pivot. q_over_c has a negative entry.
+int initial_leaving_row(const VecX& q_over_c, double tol, std::vector<int>* ties);
+
+// Rounding scales (all relative thresholds below are tol times one of these): row_scale(i)
+// is |row i of B^-1|_inf (an overestimate makes the tests stricter and can reject small
+// genuine pivots: compute it, do not bound it); d = B^-1 a and x = B^-1 q then carry
+// rounding residues of about 1e-16 row_scale(i) |a|_inf and 1e-16 row_scale(i) |q|_inf,
+// which on degenerate problems (ratio zero in every row) would otherwise decide.
+
+// Minimum-ratio test, first stage (Lloyd (18)). Row i blocks when d_i > tol * max(|d|_inf,
+// row_scale(i) column_scale): the pivot-element test is relative to the column's scale
+// and to the size of the terms summed into d_i (column_scale = |a|_inf). Basic values
+// x_i <= x_floor_i = tol * max(|x|_inf, row_scale(i) rhs_scale) are degenerate and count
+// as exactly zero (rhs_scale = |q|_inf). *theta is the minimum ratio (the step), and
+// *ties every blocking row that the step brings to zero within its x_floor_i (this
+// includes every ratio within tol of the minimum relative to its own size), in
+// increasing row order. Returns false, with *ties empty, when no row blocks: ray
+// termination. After the pivot every tied row is degenerate: set its basic value to
+// exactly zero, so that residues do not grow into spurious nonzero ratios.
+bool min_ratio_rows(const VecX& x, const VecX& d, const VecX& row_scale, double column_scale,
+                    double rhs_scale, double tol, std::vector<int>* ties, double* theta);
+
+// Minimum-ratio test, second stage: the lexicographic rule (Cottle-Pang-Stone 4.9, Murty
+// 2.2.7). Among the tied rows keeps those minimising B^-1(i, k) / d_i for k = 0, 1, ...
+// until one is left; the rows of B^-1 are independent, so in exact arithmetic one is.
+// inverse_column(k) returns column k of B^-1 as anything indexable by row, column(i); it
+// is called only while a tie remains. An entry below tol * row_scale(i) is a residue of
+// zero and reads as zero; entry i ties with the smallest, entry m, when they differ by at
+// most tol (row_scale(i) / d_i + row_scale(m) / d_m), the sum of their rounding scales.
+// *keep is scratch space, reused across calls so the hot path does not allocate.
+template <class InverseColumn>
+int break_tie_lexicographically(const std::vector<int>& ties, const VecX& d, int n, double tol,
+                                InverseColumn&& inverse_column, const VecX& row_scale,
+                                std::vector<int>* keep) {
+  *keep = ties;
+  for (int k = 0; k < n && keep->size() > 1; ++k) {
+    const auto column = inverse_column(k);
+    const auto entry = [&](int i) {
+      const double b = column(i);
+      return std::abs(b) <= tol * row_scale(i) ? 0.0 : b / d(i);
+    };
+    const auto width = [&](int i) { return tol * row_scale(i) / d(i); };
+    int m = keep->front();
+    for (const int i : *keep) {
+      if (entry(i) < entry(m)) m = i;
+    }
+    const double v_min = entry(m);
+    const double width_m = width(m);
+    keep->erase(std::remove_if(keep->begin(), keep->end(),
+                               [&](int i) { return entry(i) - v_min > width(i) + width_m; }),
+                keep->end());
+  }
+  return keep->front();
+}
+
+}  // namespace pivot

@@ -1,0 +1,503 @@
+// Nonconvex contact groups of Egan, Berard & Trinkle: the max and summation LCPs built
+// from the Stewart-Trinkle LCP over all planes, and an exact solver for the max
+// formulation by selection of active sides (docs/nonconvex-max.md).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "lcp_check.hpp"
+#include "pivot/nonconvex.hpp"
+
+namespace pivot {
+
+int NonconvexLayout::num_sides() const {
+  return std::accumulate(group_sizes.begin(), group_sizes.end(), 0);
+}
+
+int NonconvexLayout::plane_offset() const {
+  return form == NonconvexForm::Max ? 3 * num_sides() + 2 * num_groups() : num_sides();
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kMaxSidesPerGroup = 31;  // a selection of sides is a 32-bit mask
+
+// Indices of the max-formulation variables, Egan (33).
+struct MaxIndex {
+  int y;       // sides
+  int groups;  // g
+  int c(int side) const { return side; }
+  int d(int group) const { return y + group; }
+  int g(int side) const { return y + groups + side; }
+  int h(int side) const { return 2 * y + groups + side; }
+  int p(int group) const { return 3 * y + groups + group; }
+  int plane() const { return 3 * y + 2 * groups; }
+};
+
+std::vector<int> group_of_side(const NonconvexLayout& layout) {
+  std::vector<int> group;
+  for (int k = 0; k < layout.num_groups(); ++k) group.insert(group.end(), layout.group_sizes[k], k);
+  return group;
+}
+
+// Number of planes P of a plane LCP of the given size.
+int count_planes(const DenseLcp& planes, int d) {
+  const int n = static_cast<int>(planes.q.size());
+  if (planes.M.rows() != n || planes.M.cols() != n) {
+    throw std::invalid_argument("nonconvex: the plane LCP's M and q sizes disagree");
+  }
+  if (d < 0 || (d > 0 && n % (2 + d) != 0)) {
+    throw std::invalid_argument("nonconvex: a plane LCP of size " + std::to_string(n) +
+                                " does not have d = " + std::to_string(d));
+  }
+  return d > 0 ? n / (2 + d) : n;
+}
+
+// The plane LCP permuted to the layout's plane order (sides group by group, then convex
+// planes in increasing index), the layout, and that order.
+struct PermutedPlanes {
+  MatX M;
+  VecX q;
+  NonconvexLayout layout;
+  std::vector<int> order;
+};
+
+PermutedPlanes permute_planes(const DenseLcp& planes, int d, const NonconvexGroups& groups,
+                              NonconvexForm form) {
+  const int P = count_planes(planes, d);
+  PermutedPlanes out;
+  out.layout.form = form;
+  out.layout.d = d;
+  std::vector<bool> used(P, false);
+  for (const std::vector<int>& group : groups) {
+    if (group.empty() || static_cast<int>(group.size()) > kMaxSidesPerGroup) {
+      throw std::invalid_argument("nonconvex: a group has " + std::to_string(group.size()) +
+                                  " sides; 1 to 31 are allowed");
+    }
+    for (const int plane : group) {
+      if (plane < 0 || plane >= P || used[plane]) {
+        throw std::invalid_argument("nonconvex: plane " + std::to_string(plane) +
+                                    " is out of range or in two groups");
+      }
+      used[plane] = true;
+      out.order.push_back(plane);
+    }
+    out.layout.group_sizes.push_back(static_cast<int>(group.size()));
+  }
+  for (int plane = 0; plane < P; ++plane) {
+    if (!used[plane]) out.order.push_back(plane);
+  }
+  out.layout.num_convex = P - out.layout.num_sides();
+  // Plane k's variables: normal k, friction P + k d + j, s P + P d + k.
+  std::vector<int> index;
+  for (int k = 0; k < P; ++k) index.push_back(out.order[k]);
+  if (d > 0) {
+    for (int k = 0; k < P; ++k) {
+      for (int j = 0; j < d; ++j) index.push_back(P + out.order[k] * d + j);
+    }
+    for (int k = 0; k < P; ++k) index.push_back(P + P * d + out.order[k]);
+  }
+  out.M = planes.M(index, index);
+  out.q = planes.q(index);
+  return out;
+}
+
+NonconvexLcp start_lcp(const PermutedPlanes& p) {
+  NonconvexLcp out;
+  out.layout = p.layout;
+  out.plane_order = p.order;
+  const int n = out.layout.size();
+  const int o = out.layout.plane_offset();
+  const int size = out.layout.plane_lcp_size();
+  out.lcp.M = MatX::Zero(n, n);
+  out.lcp.q = VecX::Zero(n);
+  // The convex, friction and s rows are those of the plane LCP (Egan (32) rows 7-9).
+  const int y = out.layout.num_sides();
+  out.lcp.M.block(o + y, o, size - y, size) = p.M.bottomRows(size - y);
+  out.lcp.q.segment(o + y, size - y) = p.q.tail(size - y);
+  return out;
+}
+
+}  // namespace
+
+NonconvexLcp build_max_lcp(const DenseLcp& planes, int d, const NonconvexGroups& groups,
+                           double gamma) {
+  if (!std::isfinite(gamma)) throw std::invalid_argument("build_max_lcp: gamma is not finite");
+  const PermutedPlanes p = permute_planes(planes, d, groups, NonconvexForm::Max);
+  NonconvexLcp out = start_lcp(p);
+  const int y = out.layout.num_sides();
+  const MaxIndex at{y, out.layout.num_groups()};
+  const int o = at.plane();
+  const int size = out.layout.plane_lcp_size();
+  MatX& M = out.lcp.M;
+  VecX& q = out.lcp.q;
+  const std::vector<int> group = group_of_side(out.layout);
+  for (int i = 0; i < y; ++i) {
+    const int G = group[i];
+    // Row i of the plane LCP, side i's normal row, is a_i as a function of z_p (Egan
+    // (10)-(11)). (13)-(14): 0 <= c_i + a_i - 1 _|_ c_i.
+    M(at.c(i), at.c(i)) = 1.0;
+    M.block(at.c(i), o, 1, size) = p.M.row(i);
+    q(at.c(i)) = p.q(i) - 1.0;
+    // (15): 0 <= sum_i g_i - 1 _|_ d, one row per group.
+    M(at.d(G), at.g(i)) = 1.0;
+    q(at.d(G)) = -1.0;
+    // (16)-(17): 0 <= c_i + d - gamma _|_ g_i.
+    M(at.g(i), at.c(i)) = 1.0;
+    M(at.g(i), at.d(G)) = 1.0;
+    q(at.g(i)) = -gamma;
+    // (18)-(19): 0 <= h_i + a_i _|_ h_i.
+    M(at.h(i), at.h(i)) = 1.0;
+    M.block(at.h(i), o, 1, size) = p.M.row(i);
+    q(at.h(i)) = p.q(i);
+    // (20): 0 <= d - gamma + 1 _|_ p, one row per group.
+    M(at.p(G), at.d(G)) = 1.0;
+    q(at.p(G)) = 1.0 - gamma;
+    // (21)-(22): 0 <= h_i + d - gamma + 1 _|_ p_in.
+    M(o + i, at.h(i)) = 1.0;
+    M(o + i, at.d(G)) = 1.0;
+    q(o + i) = 1.0 - gamma;
+  }
+  return out;
+}
+
+NonconvexLcp build_summation_lcp(const DenseLcp& planes, int d, const NonconvexGroups& groups,
+                                 double epsilon_over_h) {
+  if (!(epsilon_over_h > 0.0 && std::isfinite(epsilon_over_h))) {
+    throw std::invalid_argument("build_summation_lcp: epsilon / h must be positive");
+  }
+  const PermutedPlanes p = permute_planes(planes, d, groups, NonconvexForm::Summation);
+  NonconvexLcp out = start_lcp(p);
+  const int y = out.layout.num_sides();
+  const int o = y;
+  const int size = out.layout.plane_lcp_size();
+  MatX& M = out.lcp.M;
+  VecX& q = out.lcp.q;
+  const std::vector<int> group = group_of_side(out.layout);
+  for (int i = 0; i < y; ++i) {
+    // (25)-(26): 0 <= c_i - a_i - eps/h _|_ c_i, so c_i = max(-eps/h, a_i) + eps/h.
+    M(i, i) = 1.0;
+    M.block(i, o, 1, size) = -p.M.row(i);
+    q(i) = -p.q(i) - epsilon_over_h;
+    // (27)-(28) generalised by (30): sum_j max(-eps/h, a_j) + (n - 1) eps/h >= 0 is
+    // sum_j c_j - eps/h >= 0 over the sides j of side i's group (the D'D block of (34)).
+    for (int j = 0; j < y; ++j) {
+      if (group[j] == group[i]) M(o + i, j) = 1.0;
+    }
+    q(o + i) = -epsilon_over_h;
+  }
+  return out;
+}
+
+NonconvexLcp build_max_lcp(const ContactProblem& planes, const NonconvexGroups& groups,
+                           double gamma) {
+  return build_max_lcp(assemble_contact_lcp(planes), planes.d, groups, gamma);
+}
+
+NonconvexLcp build_summation_lcp(const ContactProblem& planes, const NonconvexGroups& groups,
+                                 double epsilon_over_h) {
+  return build_summation_lcp(assemble_contact_lcp(planes), planes.d, groups, epsilon_over_h);
+}
+
+VecX plane_solution(const NonconvexLcp& lcp, const VecX& z) {
+  const NonconvexLayout& L = lcp.layout;
+  if (z.size() != L.size()) {
+    throw std::invalid_argument("plane_solution: z has " + std::to_string(z.size()) +
+                                " entries, the nonconvex LCP has " + std::to_string(L.size()));
+  }
+  const int P = L.num_planes();
+  const int o = L.plane_offset();
+  VecX out(L.plane_lcp_size());
+  for (int k = 0; k < P; ++k) {
+    const int plane = lcp.plane_order[k];
+    out(plane) = z(o + k);
+    if (L.d > 0) {
+      for (int j = 0; j < L.d; ++j) out(P + plane * L.d + j) = z(o + P + k * L.d + j);
+      out(P + P * L.d + plane) = z(o + P + P * L.d + k);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+int popcount(std::uint32_t mask) {
+  int count = 0;
+  for (; mask != 0; mask &= mask - 1) ++count;
+  return count;
+}
+
+// One subset of sides per group, as a bit mask over the group's sides.
+using Selection = std::vector<std::uint32_t>;
+
+// The plane LCP inside a max-formulation (M, q), in the layout's plane order: the h rows
+// hold a_i (Egan (18)-(19)), the rows after the sides are the convex, friction and s
+// rows. gamma is read from the g rows (Egan (16)). The structure is checked by rebuilding
+// (M, q) from these and comparing.
+DenseLcp read_plane_lcp(const MatX& M, const VecX& q, const NonconvexLayout& layout,
+                        double* gamma) {
+  if (layout.form != NonconvexForm::Max) {
+    throw std::invalid_argument("solve_lcp_with_max_groups: the layout is not the max form");
+  }
+  if (M.rows() != layout.size() || M.cols() != layout.size() || q.size() != layout.size()) {
+    throw std::invalid_argument("solve_lcp_with_max_groups: M and q must have the layout's size " +
+                                std::to_string(layout.size()));
+  }
+  const int y = layout.num_sides();
+  const MaxIndex at{y, layout.num_groups()};
+  const int o = at.plane();
+  const int size = layout.plane_lcp_size();
+  DenseLcp planes;
+  planes.M = M.block(o, o, size, size);
+  planes.q = q.segment(o, size);
+  for (int i = 0; i < y; ++i) {
+    planes.M.row(i) = M.block(at.h(i), o, 1, size);
+    planes.q(i) = q(at.h(i));
+  }
+  *gamma = y > 0 ? -q(at.g(0)) : 0.0;
+  NonconvexGroups groups;
+  int side = 0;
+  for (const int count : layout.group_sizes) {
+    groups.emplace_back(count);
+    std::iota(groups.back().begin(), groups.back().end(), side);
+    side += count;
+  }
+  const NonconvexLcp rebuilt = build_max_lcp(planes, layout.d, groups, *gamma);
+  const double scale = std::max({1.0, M.cwiseAbs().maxCoeff(), q.lpNorm<Eigen::Infinity>()});
+  if ((rebuilt.lcp.M - M).cwiseAbs().maxCoeff() > 1e-12 * scale ||
+      (rebuilt.lcp.q - q).lpNorm<Eigen::Infinity>() > 1e-12 * scale) {
+    throw std::invalid_argument(
+        "solve_lcp_with_max_groups: (M, q) is not the max formulation of Egan (32)-(33) for "
+        "this layout");
+  }
+  return planes;
+}
+
+// Search over selections of active sides (docs/nonconvex-max.md). For a selection, the
+// Stewart-Trinkle LCP of the selected sides and the convex planes is solved by Lemke;
+// the dropped sides get p = 0 and no friction, and the artificial variables follow in
+// closed form from their complementarity rows. The full (M, q) then decides.
+class MaxGroupSearch {
+ public:
+  MaxGroupSearch(const MatX& M, const VecX& q, const NonconvexLayout& layout,
+                 const DenseLcp& planes, const MaxGroupOptions& options)
+      : M_(M),
+        q_(q),
+        L_(layout),
+        planes_(planes),
+        options_(options),
+        at_{layout.num_sides(), layout.num_groups()},
+        first_side_(layout.num_groups() + 1, 0),
+        a_(planes.q.head(layout.num_sides())),
+        z_(VecX::Zero(layout.size())),
+        z_p_(layout.plane_lcp_size()) {
+    std::partial_sum(layout.group_sizes.begin(), layout.group_sizes.end(), first_side_.begin() + 1);
+  }
+
+  // Greedy start and repair, then every selection by size. True when one is accepted.
+  bool run() {
+    // Each group starts from its side with the largest free-motion a_i (a_i at z_p = 0,
+    // the least penetrated), and moves to the side with the largest a_i at the candidate
+    // (the half-space the point actually ended inside) until that repeats.
+    Selection selection = best_sides(Selection(L_.num_groups(), 0));
+    while (true) {
+      if (try_selection(selection)) return true;
+      if (!solved_ || out_of_budget_) break;
+      const Selection next = best_sides(selection);
+      if (visited_.count(next) > 0) break;
+      selection = next;
+    }
+    return enumerate();
+  }
+
+  bool out_of_budget() const { return out_of_budget_; }
+  int pivots() const { return pivots_; }
+  // The accepted z, or the first candidate's when none was accepted.
+  const VecX& z() const { return found_ ? z_ : first_z_; }
+
+ private:
+  int group_size(int G) const { return L_.group_sizes[G]; }
+
+  // Per group, the single side with the largest a_ (current single side kept on ties).
+  Selection best_sides(const Selection& current) const {
+    Selection out(L_.num_groups());
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      int best = -1;
+      for (int k = 0; k < group_size(G); ++k) {
+        const bool is_current = current[G] == (1u << k);
+        const double a = a_(first_side_[G] + k);
+        if (best < 0 || a > a_(first_side_[G] + best) ||
+            (is_current && a == a_(first_side_[G] + best))) {
+          best = k;
+        }
+      }
+      out[G] = 1u << best;
+    }
+    return out;
+  }
+
+  // All selections in order of their largest subset (single sides first), each group's
+  // subsets ordered by size and then by the free-motion a_i of their sides.
+  bool enumerate() {
+    int widest = 0;
+    std::vector<std::vector<std::uint32_t>> subsets(L_.num_groups());
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      widest = std::max(widest, group_size(G));
+      std::vector<int> rank(group_size(G));
+      std::iota(rank.begin(), rank.end(), 0);
+      const int first = first_side_[G];
+      std::stable_sort(rank.begin(), rank.end(),
+                       [&](int u, int v) { return planes_.q(first + u) > planes_.q(first + v); });
+      const auto key = [&](std::uint32_t mask) {
+        std::vector<int> k{popcount(mask)};
+        for (int r = 0; r < group_size(G); ++r) {
+          if (mask & (1u << rank[r])) k.push_back(r);
+        }
+        return k;
+      };
+      for (std::uint32_t mask = 1; mask < (1u << group_size(G)); ++mask) subsets[G].push_back(mask);
+      std::stable_sort(subsets[G].begin(), subsets[G].end(),
+                       [&](std::uint32_t u, std::uint32_t v) { return key(u) < key(v); });
+    }
+    for (int limit = 1; limit <= widest; ++limit) {
+      std::vector<int> count(L_.num_groups());
+      for (int G = 0; G < L_.num_groups(); ++G) {
+        count[G] =
+            static_cast<int>(std::count_if(subsets[G].begin(), subsets[G].end(),
+                                           [&](std::uint32_t m) { return popcount(m) <= limit; }));
+      }
+      std::vector<int> digit(L_.num_groups(), 0);
+      while (true) {
+        Selection selection(L_.num_groups());
+        int largest = 0;
+        for (int G = 0; G < L_.num_groups(); ++G) {
+          selection[G] = subsets[G][digit[G]];
+          largest = std::max(largest, popcount(selection[G]));
+        }
+        if (largest == limit && try_selection(selection)) return true;
+        if (out_of_budget_) return false;
+        int G = 0;
+        while (G < L_.num_groups() && ++digit[G] == count[G]) digit[G++] = 0;
+        if (G == L_.num_groups()) break;
+      }
+    }
+    return false;
+  }
+
+  bool try_selection(const Selection& selection) {
+    if (!visited_.insert(selection).second) return false;
+    if (static_cast<int>(visited_.size()) > options_.max_selections) {
+      out_of_budget_ = true;
+      return false;
+    }
+    const int P = L_.num_planes();
+    const int y = L_.num_sides();
+    const int d = L_.d;
+    std::vector<bool> kept(P, true);
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      for (int k = 0; k < group_size(G); ++k) kept[first_side_[G] + k] = (selection[G] >> k) & 1u;
+    }
+    std::vector<int> index;
+    for (int k = 0; k < P; ++k) {
+      if (kept[k]) index.push_back(k);
+    }
+    if (d > 0) {
+      for (int k = 0; k < P; ++k) {
+        for (int j = 0; j < d && kept[k]; ++j) index.push_back(P + k * d + j);
+      }
+      for (int k = 0; k < P; ++k) {
+        if (kept[k]) index.push_back(P + P * d + k);
+      }
+    }
+    const LcpResult r = solve_lemke(planes_.M(index, index), planes_.q(index), options_.lemke);
+    pivots_ += r.pivots;
+    solved_ = r.status == LcpStatus::Solved;
+    if (!solved_) return false;
+    z_p_.setZero();
+    z_p_(index) = r.z;
+    // A dropped side has p = 0, hence no friction (its gamma row forces p_f = 0); its s
+    // is the least value that keeps its sigma rows >= 0 (Egan (5)).
+    for (int k = 0; k < y && d > 0; ++k) {
+      if (kept[k]) continue;
+      double s = 0.0;
+      for (int j = 0; j < d; ++j) {
+        const int row = P + k * d + j;
+        s = std::max(s, -(planes_.M.row(row).dot(z_p_) + planes_.q(row)));
+      }
+      z_p_(P + P * d + k) = s;
+    }
+    complete();
+    const bool accepted = check_lcp_solution(M_, q_, z_).accepted;
+    if (first_z_.size() == 0) first_z_ = z_;
+    found_ = accepted;
+    return accepted;
+  }
+
+  // The artificial variables of Egan (13)-(22) from z_p, each from its own row:
+  // c_i = max(0, -(a_i - 1)), h_i = max(0, -a_i), d = max_i (gamma - c_i) (the smallest
+  // c_i, Egan Sec. IV), g = 1 on that side, p = 0.
+  void complete() {
+    const int o = at_.plane();
+    const int size = L_.plane_lcp_size();
+    z_.setZero();
+    z_.segment(o, size) = z_p_;
+    for (int i = 0; i < L_.num_sides(); ++i) {
+      const double c_row = M_.row(at_.c(i)).segment(o, size).dot(z_p_) + q_(at_.c(i));
+      z_(at_.c(i)) = std::max(0.0, -c_row);
+      a_(i) = M_.row(at_.h(i)).segment(o, size).dot(z_p_) + q_(at_.h(i));
+      z_(at_.h(i)) = std::max(0.0, -a_(i));
+    }
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      int best = first_side_[G];
+      for (int i = first_side_[G]; i < first_side_[G + 1]; ++i) {
+        if (-q_(at_.g(i)) - z_(at_.c(i)) > -q_(at_.g(best)) - z_(at_.c(best))) best = i;
+      }
+      z_(at_.d(G)) = std::max(0.0, -q_(at_.g(best)) - z_(at_.c(best)));
+      z_(at_.g(best)) = 1.0;
+    }
+  }
+
+  const MatX& M_;
+  const VecX& q_;
+  const NonconvexLayout& L_;
+  const DenseLcp& planes_;
+  const MaxGroupOptions& options_;
+  const MaxIndex at_;
+  std::vector<int> first_side_;  // sides of group G are first_side_[G] .. first_side_[G+1]-1
+  VecX a_;                       // a_i at the last candidate (initially at z_p = 0)
+  VecX z_, z_p_, first_z_;
+  std::set<Selection> visited_;
+  int pivots_ = 0;
+  bool solved_ = false;
+  bool found_ = false;
+  bool out_of_budget_ = false;
+};
+
+}  // namespace
+
+LcpResult solve_lcp_with_max_groups(const MatX& M, const VecX& q, const NonconvexLayout& layout,
+                                    const MaxGroupOptions& options) {
+  const Clock::time_point start = Clock::now();
+  double gamma = 0.0;
+  const DenseLcp planes = read_plane_lcp(M, q, layout, &gamma);
+  MaxGroupSearch search(M, q, layout, planes, options);
+  LcpResult result;
+  if (search.run()) {
+    result.status = LcpStatus::Solved;
+  } else {
+    result.status = search.out_of_budget() ? LcpStatus::PivotLimit : LcpStatus::SecondaryRay;
+  }
+  result.z = search.z().size() == M.rows() ? search.z() : VecX::Zero(M.rows());
+  result.w = M * result.z + q;
+  result.pivots = search.pivots();
+  result.solve_time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace pivot

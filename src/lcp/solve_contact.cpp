@@ -1,0 +1,22 @@
+// The contact-LCP entry point: the standard method on the dense matrix of Lloyd eq. (8),
+// or Lloyd's structural and reduced fast Lemke, which never form it (Sec. 5.1-5.3).
+#include <chrono>
+
+#include "lemke_fast.hpp"
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+LcpResult solve_contact(const ContactProblem& problem, LcpMethod method, const LemkeOptions& options) {
+  if (method != LcpMethod::Standard) return solve_lemke_fast(problem, method, options).lcp;
+  // The fast methods' time includes their setup (normalize_contacts), so the standard
+  // method's includes forming M.
+  const auto start = std::chrono::steady_clock::now();
+  const DenseLcp lcp = assemble_contact_lcp(problem);
+  LcpResult result = solve_lemke(lcp.M, lcp.q, options);
+  result.solve_time_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace pivot

@@ -1,0 +1,325 @@
+// Lloyd's structural and reduced fast Lemke against the standard method: random contact
+// problems of every shape, degenerate contact sets, resting bodies with closed-form
+// impulses, and the instrumentation showing that the n(2+d) matrix M is never formed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lcp/lemke_fast.hpp"
+#include "pivot/lcp.hpp"
+#include "support/lloyd_problems.hpp"
+#include "support/random_contact_problems.hpp"
+
+namespace pivot {
+namespace {
+
+constexpr LcpMethod kFast[] = {LcpMethod::Structural, LcpMethod::Reduced};
+constexpr LcpMethod kAll[] = {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced};
+
+// Velocities of two solutions of one problem agree to this, relative to max(1, |v|_inf).
+// Where the velocity is unique (frictionless problems: M = N'N is PSD, and monotonicity
+// gives |N'(theta1 - theta2)|^2 <= w1'theta2 + w2'theta1 - w1'theta1 - w2'theta2, the
+// complementarity residues; resting bodies), two Lemke answers differ only through those
+// residues, which are at round-off (~1e-14 s): their square root bounds the difference
+// by ~1e-7.
+constexpr double kVelocityTolerance = 1e-7;
+
+double velocity_gap(const ContactProblem& p, const VecX& z1, const VecX& z2) {
+  const VecX v1 = contact_velocity(p, z1);
+  const VecX v2 = contact_velocity(p, z2);
+  const double scale = std::max({1.0, v1.lpNorm<Eigen::Infinity>(), v2.lpNorm<Eigen::Infinity>()});
+  return (v1 - v2).lpNorm<Eigen::Infinity>() / scale;
+}
+
+// Solves with every method, expects Solved and an accepted answer from each; returns
+// the results in kAll order.
+std::vector<LcpResult> solve_all(const ContactProblem& p, const std::string& what) {
+  std::vector<LcpResult> results;
+  for (LcpMethod method : kAll) {
+    results.push_back(solve_contact(p, method));
+    const LcpResult& r = results.back();
+    EXPECT_EQ(r.status, LcpStatus::Solved) << what << " " << to_string(method);
+    EXPECT_EQ(r.z.size(), p.lcp_size()) << what << " " << to_string(method);
+    if (r.status == LcpStatus::Solved) {
+      EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << what << " " << to_string(method);
+    }
+  }
+  return results;
+}
+
+void expect_same_velocity(const ContactProblem& p, const std::vector<LcpResult>& results,
+                          const std::string& what) {
+  for (size_t k = 1; k < results.size(); ++k) {
+    if (results[0].status != LcpStatus::Solved || results[k].status != LcpStatus::Solved) continue;
+    EXPECT_LT(velocity_gap(p, results[0].z, results[k].z), kVelocityTolerance)
+        << what << ": standard vs " << to_string(kAll[k]);
+  }
+}
+
+testing::RandomProblemShape shape_for(int seed, double mu_max) {
+  constexpr int kDirections[] = {2, 4, 8, 16};
+  testing::RandomProblemShape shape;
+  shape.bodies = 1 + seed % 5;
+  shape.contacts = 1 + (seed * 7) % 40;
+  shape.d = kDirections[(seed / 5) % 4];
+  shape.mu_max = mu_max;
+  return shape;
+}
+
+std::string describe(int seed, const testing::RandomProblemShape& s) {
+  return "seed " + std::to_string(seed) + " (m " + std::to_string(s.bodies) + ", n " +
+         std::to_string(s.contacts) + ", d " + std::to_string(s.d) + ")";
+}
+
+// m = 1..5 bodies with random SPD masses, n = 1..40 contacts between random body pairs or
+// a body and the ground, d in {2, 4, 8, 16}, mu in [0, 1], random k~_x.
+TEST(LemkeFast, SolvesRandomFrictionalProblemsAcceptedByTheCheck) {
+  for (int seed = 0; seed < 120; ++seed) {
+    const auto shape = shape_for(seed, 1.0);
+    const ContactProblem p = testing::random_contact_problem(1000 + seed, shape);
+    solve_all(p, describe(seed, shape));
+  }
+}
+
+TEST(LemkeFast, AgreesWithStandardOnVelocityOfRandomFrictionlessProblems) {
+  for (int seed = 0; seed < 80; ++seed) {
+    const auto shape = shape_for(seed, 0.0);
+    const ContactProblem p = testing::random_contact_problem(5000 + seed, shape);
+    expect_same_velocity(p, solve_all(p, describe(seed, shape)), describe(seed, shape));
+  }
+}
+
+// With friction the contact LCP of (8) can have several solutions with different
+// velocities: redundant contacts (coplanar, duplicated) make the normal impulses
+// statically indeterminate, and with them each contact's friction limit mu_i theta_i, so a
+// spinning block on a face can end with different spin rates (Lloyd Fig. 2 problem, seed
+// 7: omega_z -0.397 from one Lemke path and -0.407 from another, both with residues
+// ~1e-17). So frictional answers are held to the acceptance rule, and velocities are
+// compared where they are unique: without friction (M = N'N is PSD) and at rest.
+ContactProblem frictionless(ContactProblem p) {
+  std::fill(p.mu.begin(), p.mu.end(), 0.0);
+  return p;
+}
+
+void solve_and_compare(const ContactProblem& p, const std::string& what) {
+  solve_all(p, what);
+  const ContactProblem smooth = frictionless(p);
+  expect_same_velocity(smooth, solve_all(smooth, what + ", mu 0"), what + ", mu 0");
+}
+
+TEST(LemkeFast, SolvesLloydProblemsAndAgreesOnFrictionlessVelocity) {
+  for (int n = 8; n <= 32; n += 8) solve_and_compare(lloyd::peg_in_hole(n, 7), "peg n " + std::to_string(n));
+  for (int s = 0; s < 10; ++s) {
+    solve_and_compare(lloyd::single_body_problem(s, 11), lloyd::single_body_situations()[s].name);
+  }
+  for (int blocks = 1; blocks <= 3; ++blocks) {
+    for (bool rotated : {false, true}) {
+      solve_and_compare(lloyd::block_stack(blocks, rotated, 13),
+                        "stack " + std::to_string(blocks) + (rotated ? " rotated" : ""));
+    }
+  }
+}
+
+// Lloyd Sec. 5.2: the reduced matrix has r <= 6m (+2 for z0 and w_r); it is the only dense
+// matrix the fast methods allocate.
+TEST(LemkeFast, LargestDenseMatrixIsTheReducedSystem) {
+  for (int seed = 0; seed < 40; ++seed) {
+    const auto shape = shape_for(seed, 1.0);
+    const ContactProblem p = testing::random_contact_problem(9000 + seed, shape);
+    const long long bound = 6LL * shape.bodies + 2;
+    for (LcpMethod method : kFast) {
+      const FastLemkeResult r = solve_lemke_fast(p, method);
+      EXPECT_EQ(r.lcp.status, LcpStatus::Solved) << describe(seed, shape);
+      EXPECT_LE(r.stats.max_reduced_size, bound) << describe(seed, shape);
+      EXPECT_LE(r.stats.largest_dense_entries, bound * bound) << describe(seed, shape);
+    }
+  }
+}
+
+// n = 2000 contacts with d = 16 on one body: M would have (2000 * 18)^2 entries, 10.4 GB,
+// and the fast methods allocate an 8 x 8 matrix. Both solve it (the reduced one adding
+// only the handful of contacts that become active).
+TEST(LemkeFast, SolvesTwoThousandContactsWhoseDenseMatrixWouldNeedTenGigabytes) {
+  testing::RandomProblemShape shape;
+  shape.contacts = 2000;
+  shape.d = 16;
+  const ContactProblem p = testing::random_contact_problem(2000, shape);
+  ASSERT_EQ(p.lcp_size(), 36000);
+  for (LcpMethod method : kFast) {
+    const FastLemkeResult r = solve_lemke_fast(p, method);
+    EXPECT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(method);
+    EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted) << to_string(method);
+    EXPECT_LE(r.stats.largest_dense_entries, 8 * 8) << to_string(method);
+    if (method == LcpMethod::Reduced) EXPECT_LT(r.stats.activated_contacts, 100);
+  }
+}
+
+// A box at rest on a plane under gravity only: it stays at rest and the normal impulses
+// carry its weight over the step, sum theta = m g h (Lloyd (2) with v = v0 = 0).
+TEST(LemkeFast, BoxRestingOnPlaneStaysAtRestAndCarriesItsWeight) {
+  for (bool rotated : {false, true}) {
+    const ContactProblem p = lloyd::block_stack(1, rotated, 0);
+    ContactProblem rest = p;
+    rest.kx.setZero();
+    rest.kx[2] = -1.0 * lloyd::kGravity_mps2 * lloyd::kStep_s;
+    const auto results = solve_all(rest, rotated ? "rotated box" : "box");
+    for (size_t k = 0; k < results.size(); ++k) {
+      if (results[k].status != LcpStatus::Solved) continue;
+      const int n = rest.num_contacts();
+      EXPECT_NEAR(results[k].z.head(n).sum(), lloyd::kGravity_mps2 * lloyd::kStep_s, 1e-12)
+          << to_string(kAll[k]);
+      EXPECT_LT(contact_velocity(rest, results[k].z).lpNorm<Eigen::Infinity>(), 1e-12)
+          << to_string(kAll[k]);
+    }
+  }
+}
+
+// Three aligned blocks under gravity: at rest, the bottom interface carries all three.
+TEST(LemkeFast, StackRestsAndBottomContactsCarryTheWholeStack) {
+  ContactProblem p = lloyd::block_stack(3, false, 0);
+  p.kx.setZero();
+  for (int k = 0; k < 3; ++k) p.kx[6 * k + 2] = -lloyd::kGravity_mps2 * lloyd::kStep_s;
+  const auto results = solve_all(p, "stack of 3");
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (results[k].status != LcpStatus::Solved) continue;
+    EXPECT_NEAR(results[k].z.head(4).sum(), 3 * lloyd::kGravity_mps2 * lloyd::kStep_s, 1e-12)
+        << to_string(kAll[k]);
+    EXPECT_LT(contact_velocity(p, results[k].z).lpNorm<Eigen::Infinity>(), 1e-12) << to_string(kAll[k]);
+  }
+}
+
+// Degenerate contact sets: every one makes the ratio test tie, so these exercise the
+// lexicographic rule and the columns of B^-1 computed on demand.
+ContactProblem duplicated(const ContactProblem& p) {
+  ContactProblem out = p;
+  const int n = p.num_contacts();
+  for (int i = 0; i < n; ++i) {
+    out.normal.push_back(p.normal[i]);
+    out.mu.push_back(p.mu[i]);
+    out.b.push_back(p.b[i]);
+    for (int j = 0; j < p.d; ++j) out.friction.push_back(p.friction[i * p.d + j]);
+  }
+  return out;
+}
+
+TEST(LemkeFast, SolvesDuplicatedContacts) {
+  for (int s : {4, 6, 8}) {  // block on plane, face on face rotated, block in corner
+    solve_and_compare(duplicated(lloyd::single_body_problem(s, 3)),
+                      "duplicated " + lloyd::single_body_situations()[s].name);
+  }
+  solve_and_compare(duplicated(lloyd::block_stack(2, true, 5)), "duplicated stack");
+}
+
+TEST(LemkeFast, SolvesEightCoplanarContactsOfRotatedSquare) {
+  // Lloyd Fig. 2: the octagon where a square face turned by 45 degrees meets another.
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const ContactProblem p = lloyd::single_body_problem(6, seed);
+    ASSERT_EQ(p.num_contacts(), 8);
+    solve_and_compare(p, "fig 2 seed " + std::to_string(seed));
+  }
+}
+
+TEST(LemkeFast, SolvesCollinearNormalsAndExtremeFriction) {
+  for (double mu : {0.0, 10.0}) {
+    // Six contacts on one line under a bar, all normals +z: rank 2 in the normal rows.
+    lloyd::ContactProblemBuilder builder(8);
+    const int bar = builder.add_body(Vec3(0, 0, 0.05), lloyd::box_mass(1.0, Vec3(0.3, 0.05, 0.05), Mat3::Identity()));
+    for (int i = 0; i < 6; ++i) builder.add_contact(bar, -1, Vec3(-0.3 + 0.12 * i, 0, 0), Vec3::UnitZ(), mu);
+    Vec6 impulse;
+    impulse << 0.05, 0.02, -0.1, 0.01, 0.0, 0.003;
+    builder.add_impulse(bar, impulse);
+    solve_and_compare(builder.problem(), "collinear, mu " + std::to_string(mu));
+    // And every Lloyd single-body situation with that friction coefficient.
+    for (int s = 0; s < 10; ++s) {
+      ContactProblem p = lloyd::single_body_problem(s, 21);
+      std::fill(p.mu.begin(), p.mu.end(), mu);
+      solve_all(p, lloyd::single_body_situations()[s].name + ", mu " + std::to_string(mu));
+    }
+  }
+}
+
+// A contact with a fixed body may be written with the second slot naming a body whose
+// block is zero (as a reader of dense 6m columns produces): same answer as an empty slot.
+TEST(LemkeFast, ZeroJacobianBlockActsLikeFixedBody) {
+  const ContactProblem one = lloyd::single_body_problem(8, 2);  // block in corner
+  ContactProblem two = one;
+  two.mass.push_back(Mat6::Identity());
+  two.kx.conservativeResize(12);
+  two.kx.tail<6>().setZero();
+  for (auto* columns : {&two.normal, &two.friction}) {
+    for (ContactColumn& c : *columns) {
+      c.body[1] = 1;
+      c.block[1].setZero();
+    }
+  }
+  for (LcpMethod method : kAll) {
+    const LcpResult a = solve_contact(one, method), b = solve_contact(two, method);
+    ASSERT_EQ(a.status, LcpStatus::Solved) << to_string(method);
+    ASSERT_EQ(b.status, LcpStatus::Solved) << to_string(method);
+    const VecX va = contact_velocity(one, a.z), vb = contact_velocity(two, b.z);
+    EXPECT_LT((va - vb.head(6)).lpNorm<Eigen::Infinity>(), kVelocityTolerance) << to_string(method);
+    EXPECT_LT(vb.tail(6).lpNorm<Eigen::Infinity>(), 1e-15) << to_string(method);
+  }
+}
+
+// Lloyd Sec. 5.3: the reduced method adds a contact's friction rows only when its theta
+// enters, so on peg-in-hole it adds few of them and needs far fewer pivots.
+TEST(LemkeFast, ReducedAddsFewContactsAndSavesPivotsOnPegInHole) {
+  const ContactProblem p = lloyd::peg_in_hole(32, 1);
+  const FastLemkeResult structural = solve_lemke_fast(p, LcpMethod::Structural);
+  const FastLemkeResult reduced = solve_lemke_fast(p, LcpMethod::Reduced);
+  ASSERT_EQ(structural.lcp.status, LcpStatus::Solved);
+  ASSERT_EQ(reduced.lcp.status, LcpStatus::Solved);
+  EXPECT_LT(reduced.stats.activated_contacts, 16);
+  EXPECT_LT(2 * reduced.lcp.pivots, structural.lcp.pivots);
+  // Variables of contacts never added: theta = phi = 0 and lambda completes sigma >= 0.
+  EXPECT_TRUE(check_contact_solution(p, reduced.lcp.z).accepted);
+}
+
+// Regression: with Lloyd (59) applied at the current basis only, this problem's reduced
+// solve cycled without end through six non-degenerate pivots after a contact was added.
+TEST(LemkeFast, ReducedDoesNotCycleAfterAddingContactMidPath) {
+  testing::RandomProblemShape shape;
+  shape.bodies = 2;
+  shape.contacts = 18;
+  shape.d = 4;
+  const ContactProblem p = testing::random_contact_problem(97 * 7919 + 2, shape);
+  const FastLemkeResult r = solve_lemke_fast(p, LcpMethod::Reduced);
+  EXPECT_EQ(r.lcp.status, LcpStatus::Solved);
+  EXPECT_LT(r.lcp.pivots, 200);
+}
+
+TEST(LemkeFast, ReportsPivotLimitAndReturnsSolutionOfTrivialProblem) {
+  const ContactProblem p = lloyd::peg_in_hole(16, 3);
+  LemkeOptions options;
+  options.max_pivots = 3;
+  for (LcpMethod method : kAll) {
+    EXPECT_EQ(solve_contact(p, method, options).status, LcpStatus::PivotLimit) << to_string(method);
+  }
+  // q >= 0 (a body moving away from its contacts): z = 0 without a pivot.
+  ContactProblem away = lloyd::single_body_problem(4, 0);
+  away.kx.setZero();
+  away.kx[2] = 1.0;
+  for (LcpMethod method : kFast) {
+    const LcpResult r = solve_contact(away, method);
+    EXPECT_EQ(r.status, LcpStatus::Solved);
+    EXPECT_EQ(r.pivots, 0);
+    EXPECT_EQ(r.z.head(away.num_contacts()).lpNorm<Eigen::Infinity>(), 0.0);
+  }
+}
+
+TEST(LemkeFast, RejectsTheStandardMethodAndMalformedColumns) {
+  const ContactProblem p = lloyd::single_body_problem(0, 0);
+  EXPECT_THROW(solve_lemke_fast(p, LcpMethod::Standard), std::invalid_argument);
+  ContactProblem bad = lloyd::block_stack(3, false, 0);
+  bad.friction[0].body[0] = 2;  // contact 0 touches bodies 0 and -1; this adds a third
+  bad.friction[0].body[1] = 1;
+  EXPECT_THROW(solve_lemke_fast(bad, LcpMethod::Reduced), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pivot

@@ -1,0 +1,399 @@
+#include "lcp/lemke_standard.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+namespace {
+
+// Every Solved answer must also pass the public acceptance check.
+void expect_accepted(const MatX& M, const VecX& q, const LcpResult& r) {
+  ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(r.status);
+  ASSERT_EQ(r.z.size(), q.size());
+  EXPECT_TRUE(check_lcp_solution(M, q, r.z).accepted);
+  EXPECT_LE((r.w - (M * r.z + q)).lpNorm<Eigen::Infinity>(),
+            1e-12 * (1 + q.lpNorm<Eigen::Infinity>()));
+}
+
+// All solutions by enumerating the 2^n complementary bases (n <= 10): z_a = -M_aa^-1 q_a
+// with z_a >= 0 and w >= 0.
+std::vector<VecX> enumerate_solutions(const MatX& M, const VecX& q) {
+  const int n = static_cast<int>(q.size());
+  std::vector<VecX> solutions;
+  for (int mask = 0; mask < (1 << n); ++mask) {
+    std::vector<int> a;
+    for (int i = 0; i < n; ++i) {
+      if (mask & (1 << i)) a.push_back(i);
+    }
+    VecX z = VecX::Zero(n);
+    if (!a.empty()) {
+      const Eigen::FullPivLU<MatX> lu(M(a, a));
+      if (!lu.isInvertible()) continue;
+      z(a) = lu.solve(-q(a));
+    }
+    const VecX w = M * z + q;
+    if (z.minCoeff() >= -1e-10 && w.minCoeff() >= -1e-10) solutions.push_back(z);
+  }
+  return solutions;
+}
+
+// Murty's exponential family (Murty 1988, Ch. 6): M upper triangular with 1 on the
+// diagonal and 2 above it, q_i = -(2^(n+1) - 2^i) for i = 1..n. Lemke with covering
+// vector e and z0 entering at argmin q visits 2^n bases (n = 6 is Siconos'
+// lcp_exp_murty2, 64 pivots counting z0's entry and exit); the solution is 2^n e_n.
+void murty(int n, MatX* M, VecX* q) {
+  *M = MatX::Zero(n, n);
+  *q = VecX(n);
+  for (int i = 0; i < n; ++i) {
+    (*M)(i, i) = 1.0;
+    for (int j = i + 1; j < n; ++j) (*M)(i, j) = 2.0;
+    (*q)(i) = -(std::ldexp(1.0, n + 1) - std::ldexp(1.0, i + 1));
+  }
+}
+
+MatX random_matrix(int rows, int cols, std::mt19937* rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  MatX A(rows, cols);
+  for (int j = 0; j < cols; ++j) {
+    for (int i = 0; i < rows; ++i) A(i, j) = u(*rng);
+  }
+  return A;
+}
+
+VecX random_vector(int n, std::mt19937* rng) { return random_matrix(n, 1, rng); }
+
+TEST(LemkeStandard, NonnegativeQGivesZeroWithoutPivots) {
+  const MatX M = MatX::Constant(3, 3, -1.0);  // would have no solution for a negative q
+  const VecX q = (VecX(3) << 0.0, 2.0, 1e-300).finished();
+  const LcpResult r = solve_lemke(M, q);
+  expect_accepted(M, q, r);
+  EXPECT_EQ(r.pivots, 0);
+  EXPECT_EQ(r.z, VecX::Zero(3));
+  EXPECT_EQ(r.w, q);
+}
+
+TEST(LemkeStandard, OneDimensionalNegativeQWithPositiveSlope) {
+  // w = 2 z - 3: z = 1.5. Two pivots: z0 enters for w, then z enters and z0 leaves.
+  const MatX M = MatX::Constant(1, 1, 2.0);
+  const VecX q = VecX::Constant(1, -3.0);
+  const LcpResult r = solve_lemke(M, q);
+  expect_accepted(M, q, r);
+  EXPECT_EQ(r.pivots, 2);
+  EXPECT_DOUBLE_EQ(r.z(0), 1.5);
+  EXPECT_DOUBLE_EQ(r.w(0), 0.0);
+}
+
+TEST(LemkeStandard, OneDimensionalWithoutSolutionEndsOnRay) {
+  // w = -z - 1 < 0 for every z >= 0; and w = 0 z - 1 likewise (a zero column).
+  for (const double m : {-1.0, 0.0}) {
+    const MatX M = MatX::Constant(1, 1, m);
+    const VecX q = VecX::Constant(1, -1.0);
+    const LcpResult r = solve_lemke(M, q);
+    EXPECT_EQ(r.status, LcpStatus::SecondaryRay) << "m = " << m;
+    EXPECT_EQ(r.pivots, 1);
+    EXPECT_EQ(r.z.size(), 1);
+    EXPECT_FALSE(check_lcp_solution(M, q, r.z).accepted);
+  }
+}
+
+TEST(LemkeStandard, SolvesMurtyTwoByTwoByHand) {
+  // Murty (1988) p. 2: w1 = 2 z1 + z2 - 5, w2 = z1 + 2 z2 - 6; both w zero gives
+  // z = (4/3, 7/3). z0 enters at row 2 (q2 = -6), z2 enters, then z1 enters and z0 leaves.
+  const MatX M = (MatX(2, 2) << 2, 1, 1, 2).finished();
+  const VecX q = (VecX(2) << -5, -6).finished();
+  const LcpResult r = solve_lemke(M, q);
+  expect_accepted(M, q, r);
+  EXPECT_EQ(r.pivots, 3);
+  EXPECT_NEAR(r.z(0), 4.0 / 3.0, 1e-15);
+  EXPECT_NEAR(r.z(1), 7.0 / 3.0, 1e-15);
+}
+
+TEST(LemkeStandard, SolvesCottleExampleWithZeroDiagonal) {
+  // Cottle-Pang-Stone's 3x3 example with a zero diagonal (not a P-matrix, not PSD);
+  // the unique solution (0, 1, 3) checks by hand: w = (2, 0, 0).
+  const MatX M = (MatX(3, 3) << 0, -1, 2, 2, 0, -2, -1, 1, 0).finished();
+  const VecX q = (VecX(3) << -3, 6, -1).finished();
+  const LcpResult r = solve_lemke(M, q);
+  expect_accepted(M, q, r);
+  EXPECT_NEAR((r.z - Eigen::Vector3d(0, 1, 3)).lpNorm<Eigen::Infinity>(), 0.0, 1e-14);
+  EXPECT_NEAR(r.w(0), 2.0, 1e-14);
+}
+
+TEST(LemkeStandard, NoSolutionEndsOnSecondaryRay) {
+  // w1 = -z1 + z2 - 1 and w2 = z1 - z2 ... (w1 + w2 = -1 < 0 always): infeasible.
+  const MatX M = (MatX(2, 2) << -1, 1, 1, -1).finished();
+  const VecX q = (VecX(2) << -1, 0).finished();
+  const LcpResult r = solve_lemke(M, q);
+  EXPECT_EQ(r.status, LcpStatus::SecondaryRay);
+  EXPECT_EQ(r.z.size(), 2);
+  EXPECT_EQ(r.w, M * r.z + q);
+}
+
+TEST(LemkeStandard, MurtyFamilyTakesTwoToTheNPivots) {
+  for (int n = 2; n <= 8; ++n) {
+    MatX M;
+    VecX q;
+    murty(n, &M, &q);
+    const LcpResult r = solve_lemke(M, q);
+    expect_accepted(M, q, r);
+    EXPECT_EQ(r.pivots, 1 << n) << "n = " << n;
+    VecX expected = VecX::Zero(n);
+    expected(n - 1) = std::ldexp(1.0, n);
+    EXPECT_EQ(r.z, expected) << "n = " << n;
+  }
+}
+
+TEST(LemkeStandard, PivotLimitStopsExactlyAtTheLimit) {
+  MatX M;
+  VecX q;
+  murty(6, &M, &q);
+  LemkeOptions options;
+  options.max_pivots = 63;
+  const LcpResult short_of = solve_lemke(M, q, options);
+  EXPECT_EQ(short_of.status, LcpStatus::PivotLimit);
+  EXPECT_EQ(short_of.pivots, 63);
+  EXPECT_EQ(short_of.z.size(), 6);
+  options.max_pivots = 64;
+  expect_accepted(M, q, solve_lemke(M, q, options));
+}
+
+TEST(LemkeStandard, DefaultPivotLimitIsFiftyTimesSizePlusOne) {
+  EXPECT_EQ(default_max_pivots(9), 500);
+  // Murty n = 9 needs 512 pivots, just over the default of 500.
+  MatX M;
+  VecX q;
+  murty(9, &M, &q);
+  const LcpResult r = solve_lemke(M, q);
+  EXPECT_EQ(r.status, LcpStatus::PivotLimit);
+  EXPECT_EQ(r.pivots, 500);
+  LemkeOptions options;
+  options.max_pivots = 512;
+  expect_accepted(M, q, solve_lemke(M, q, options));
+}
+
+TEST(LemkeStandard, DuplicatedRowsAndColumnsAreSolved) {
+  // M = [A A; A A] with A symmetric positive definite, q = (p, p): every ratio test ties
+  // a row with its copy, and the bases are degenerate throughout. M is PSD, so Lemke
+  // must reach a solution, here within a few pivots per row.
+  std::mt19937 rng(7);
+  for (int m : {2, 5, 12}) {
+    const MatX B = random_matrix(m, m, &rng);
+    const MatX A = B * B.transpose() + MatX::Identity(m, m);
+    MatX M(2 * m, 2 * m);
+    M << A, A, A, A;
+    const VecX p = random_vector(m, &rng);
+    VecX q(2 * m);
+    q << p, p;
+    const LcpResult r = solve_lemke(M, q);
+    expect_accepted(M, q, r);
+    EXPECT_LE(r.pivots, 4 * m + 2) << "m = " << m;
+  }
+}
+
+// A game LCP with the structure of Siconos' lcp_tobenna (two players, four blocks of
+// four actions each, integer payoffs in 1..250): q is zero in 32 of 40 rows, so the
+// bases are degenerate from the first pivot on. Breaking ratio ties by lowest row cycles
+// on every one of these (checked while writing this test: 50 of 50 seeds hit the pivot
+// limit), as it does on lcp_tobenna; the lexicographic rule takes 37 to 269 pivots.
+void degenerate_game(std::mt19937* rng, MatX* M, VecX* q) {
+  const int actions = 16, sets = 4, n = 2 * actions + 2 * sets;
+  std::uniform_int_distribution<int> payoff(1, 250);
+  *M = MatX::Zero(n, n);
+  for (int i = 0; i < actions; ++i) {
+    for (int j = 0; j < actions; ++j) {
+      (*M)(i, j) = 1.0;
+      (*M)(actions + i, actions + j) = 1.0;
+      (*M)(i, actions + j) = payoff(*rng);
+      (*M)(actions + i, j) = payoff(*rng);
+    }
+    const int set = i / (actions / sets);
+    (*M)(i, 2 * actions + set) = -1.0;
+    (*M)(actions + i, 2 * actions + sets + set) = -1.0;
+    (*M)(2 * actions + set, i) = 1.0;
+    (*M)(2 * actions + sets + set, actions + i) = 1.0;
+  }
+  *q = VecX::Zero(n);
+  q->tail(2 * sets).setConstant(-1.0);
+}
+
+TEST(LemkeStandard, DegenerateGameSolvesWithLexicographicRule) {
+  std::mt19937 rng(2005);
+  for (int trial = 0; trial < 5; ++trial) {
+    MatX M;
+    VecX q;
+    degenerate_game(&rng, &M, &q);
+    const LcpResult r = solve_lemke(M, q);
+    expect_accepted(M, q, r);
+    EXPECT_LT(r.pivots, 500) << "trial " << trial;
+  }
+}
+
+TEST(LemkeStandard, SymmetricPositiveDefiniteUpTo200AreSolved) {
+  std::mt19937 rng(42);
+  for (int n : {1, 3, 8, 20, 60, 120, 200}) {
+    const MatX A = random_matrix(n, n, &rng);
+    const MatX M = A * A.transpose() + MatX::Identity(n, n);
+    const VecX q = random_vector(n, &rng);
+    const LcpResult r = solve_lemke(M, q);
+    expect_accepted(M, q, r);
+    EXPECT_GT(r.solve_time_us, 0.0);
+  }
+}
+
+TEST(LemkeStandard, NonsymmetricPositiveDefiniteUpTo200AreSolved) {
+  // M = A A' + I + (S - S'): x'Mx = x'(AA' + I)x > 0, so M is a P-matrix and the
+  // solution is unique.
+  std::mt19937 rng(43);
+  for (int n : {2, 9, 30, 100, 200}) {
+    const MatX A = random_matrix(n, n, &rng);
+    const MatX S = 2.0 * random_matrix(n, n, &rng);
+    const MatX M = A * A.transpose() + MatX::Identity(n, n) + S - S.transpose();
+    const VecX q = random_vector(n, &rng);
+    expect_accepted(M, q, solve_lemke(M, q));
+  }
+}
+
+TEST(LemkeStandard, PMatrixSolutionsMatchEnumeration) {
+  // A P-matrix LCP has exactly one solution; enumeration of all complementary bases
+  // finds it independently. Tolerance: both are direct solves of the same small system.
+  std::mt19937 rng(44);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 1 + trial % 8;
+    const MatX A = random_matrix(n, n, &rng);
+    const MatX S = random_matrix(n, n, &rng);
+    const MatX M = A * A.transpose() + 0.1 * MatX::Identity(n, n) + S - S.transpose();
+    const VecX q = 3.0 * random_vector(n, &rng);
+    const LcpResult r = solve_lemke(M, q);
+    expect_accepted(M, q, r);
+    const std::vector<VecX> reference = enumerate_solutions(M, q);
+    ASSERT_EQ(reference.size(), 1u) << "trial " << trial;
+    EXPECT_LE((r.z - reference[0]).lpNorm<Eigen::Infinity>(), 1e-9) << "trial " << trial;
+  }
+}
+
+TEST(LemkeStandard, ScaleInvariantOnTinyAndHugeProblems) {
+  // Relative thresholds: the same problem scaled by 1e-8 or 1e8 (M and q together)
+  // takes the same pivots and gives the same z.
+  std::mt19937 rng(45);
+  const int n = 30;
+  const MatX A = random_matrix(n, n, &rng);
+  const MatX M = A * A.transpose() + MatX::Identity(n, n);
+  const VecX q = random_vector(n, &rng);
+  const LcpResult base = solve_lemke(M, q);
+  expect_accepted(M, q, base);
+  for (const double s : {1e-8, 1e8}) {
+    const LcpResult scaled = solve_lemke(s * M, s * q);
+    expect_accepted(s * M, s * q, scaled);
+    EXPECT_EQ(scaled.pivots, base.pivots) << "scale " << s;
+    EXPECT_LE((scaled.z - base.z).lpNorm<Eigen::Infinity>(),
+              1e-9 * base.z.lpNorm<Eigen::Infinity>());
+  }
+}
+
+TEST(LemkeStandard, ZeroSizeIsSolvedTrivially) {
+  const LcpResult r = solve_lemke(MatX(0, 0), VecX(0));
+  EXPECT_EQ(r.status, LcpStatus::Solved);
+  EXPECT_EQ(r.z.size(), 0);
+}
+
+TEST(LemkeStandard, RejectsMismatchedOrNonFiniteInput) {
+  EXPECT_THROW(solve_lemke(MatX::Identity(2, 3), VecX::Zero(2)), std::invalid_argument);
+  EXPECT_THROW(solve_lemke(MatX::Identity(2, 2), VecX::Zero(3)), std::invalid_argument);
+  MatX M = MatX::Identity(2, 2);
+  M(0, 1) = std::nan("");
+  EXPECT_THROW(solve_lemke(M, -VecX::Ones(2)), std::invalid_argument);
+}
+
+TEST(LemkeRatioTest, PrefersSmallestRatioAndReportsTies) {
+  std::vector<int> ties;
+  double theta = 0.0;
+  const VecX x = (VecX(4) << 2.0, 1.0, 3.0, 0.5).finished();
+  const VecX d = (VecX(4) << 1.0, 1.0, 3.0, -1.0).finished();  // ratios 2, 1, 1, blocked
+  const VecX ones = VecX::Ones(4);
+  ASSERT_TRUE(min_ratio_rows(x, d, ones, 1.0, 1.0, 1e-12, &ties, &theta));
+  EXPECT_EQ(ties, (std::vector<int>{1, 2}));
+  EXPECT_EQ(theta, 1.0);
+  // Row 3 has d < 0 and never blocks; a column with no positive entry is a ray.
+  EXPECT_FALSE(min_ratio_rows(x, -d.cwiseAbs(), ones, 1.0, 1.0, 1e-12, &ties, &theta));
+  EXPECT_TRUE(ties.empty());
+}
+
+TEST(LemkeRatioTest, PivotElementTestIsRelativeToColumnScale) {
+  std::vector<int> ties;
+  double theta = 0.0;
+  const VecX x = (VecX(2) << 0.0, 1.0).finished();
+  const VecX tiny = VecX::Constant(2, 1e-40);  // B^-1 row scales far below d: no effect
+  // Row 0 would block at once (ratio 0), but its pivot element is 1e-14 of the column's
+  // largest entry, below the relative threshold; scaling the column by 1e-30 changes
+  // nothing, where an absolute threshold would reject every row or accept both.
+  const VecX d = (VecX(2) << 1e-20, 1e-6).finished();
+  ASSERT_TRUE(min_ratio_rows(x, d, tiny, 1.0, 1.0, 1e-12, &ties, &theta));
+  EXPECT_EQ(ties, std::vector<int>{1});
+  ASSERT_TRUE(min_ratio_rows(x, 1e-30 * d, tiny, 1.0, 1.0, 1e-12, &ties, &theta));
+  EXPECT_EQ(ties, std::vector<int>{1});
+}
+
+TEST(LemkeRatioTest, PivotElementAtRoundingLevelOfItsRowIsNotAPivot) {
+  // d_0 = 1e-11 looks like a pivot against |d|_inf = 1, but row 0 of B^-1 has entries of
+  // 1e4 and the column entries of 250: d_0 is a rounding residue of an exact zero
+  // (1e-11 < 1e-12 * 1e4 * 250), and pivoting on it would wreck the basis.
+  std::vector<int> ties;
+  double theta = 0.0;
+  const VecX x = (VecX(2) << 0.0, 1.0).finished();
+  const VecX d = (VecX(2) << 1e-11, 1.0).finished();
+  const VecX row_scale = (VecX(2) << 1e4, 1.0).finished();
+  ASSERT_TRUE(min_ratio_rows(x, d, row_scale, 250.0, 1.0, 1e-12, &ties, &theta));
+  EXPECT_EQ(ties, std::vector<int>{1});
+  EXPECT_EQ(theta, 1.0);
+  // The same d_0 from a row of B^-1 of size 1 and a unit column is a genuine pivot.
+  ASSERT_TRUE(min_ratio_rows(x, d, VecX::Ones(2), 1.0, 1.0, 1e-12, &ties, &theta));
+  EXPECT_EQ(ties, std::vector<int>{0});
+}
+
+TEST(LemkeRatioTest, LexicographicRuleUsesInverseColumnsInOrder) {
+  // Rows 0 and 2 tie; column 0 of B^-1 ties them again (0/1 vs 0/2), column 1 decides:
+  // 3/1 > -4/2, so row 2.
+  MatX Binv(3, 3);
+  Binv << 0, 3, 1,  //
+      5, 5, 5,      //
+      0, -4, 1;
+  const VecX d = (VecX(3) << 1.0, 1.0, 2.0).finished();
+  const VecX row_scale = Binv.cwiseAbs().rowwise().maxCoeff();
+  std::vector<int> keep;
+  EXPECT_EQ(break_tie_lexicographically(
+                std::vector<int>{0, 2}, d, 3, 1e-12, [&](int k) { return Binv.col(k); }, row_scale,
+                &keep),
+            2);
+  // A residue of 1e-17 in column 0 (an exact zero in row 0's scale of 3) does not decide.
+  Binv(0, 0) = 1e-17;
+  Binv(2, 0) = -1e-17;
+  EXPECT_EQ(break_tie_lexicographically(
+                std::vector<int>{0, 2}, d, 3, 1e-12, [&](int k) { return Binv.col(k); }, row_scale,
+                &keep),
+            2);
+  Binv(2, 0) = 1e-17;
+  Binv(0, 0) = -1e-17;
+  EXPECT_EQ(break_tie_lexicographically(
+                std::vector<int>{0, 2}, d, 3, 1e-12, [&](int k) { return Binv.col(k); }, row_scale,
+                &keep),
+            2);
+}
+
+TEST(LemkeRatioTest, InitialRowIsMostNegativeWithTiesToLargestIndex) {
+  std::vector<int> ties;
+  const VecX q = (VecX(4) << -2.0, -3.0, 1.0, -3.0).finished();
+  EXPECT_EQ(initial_leaving_row(q, 1e-12, &ties), 3);
+  EXPECT_EQ(ties, (std::vector<int>{1, 3}));
+  const VecX q2 = (VecX(3) << -3.0, -1.0, 0.0).finished();
+  EXPECT_EQ(initial_leaving_row(q2, 1e-12, &ties), 0);
+}
+
+}  // namespace
+}  // namespace pivot

@@ -1,0 +1,347 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "pivot/nonconvex.hpp"
+
+namespace pivot {
+namespace {
+
+// Egan, Berard & Trinkle, Sec. IV-V: a point of mass 1, time step h = 2, sides x = 0
+// (plane 0, p_1n) and y = 0 (plane 1, p_2n) at distances f = (1, 1): the free motion of
+// Fig. 3(b) reaches (1, 1) + h (-2, -1) = (-3, -1) as printed. Frictionless plane LCP:
+// M = W' M^-1 W = I and q = a(0) = W' v + f / h.
+DenseLcp paper_planes(double vx, double vy) {
+  DenseLcp planes;
+  planes.M = MatX::Identity(2, 2);
+  planes.q = (VecX(2) << vx + 0.5, vy + 0.5).finished();
+  return planes;
+}
+const double kVa[2] = {-2.0, 0.0};   // Fig. 3(a): no contact
+const double kVb[2] = {-2.0, -1.0};  // Fig. 3(b): contact
+
+// The max-formulation matrices as printed (gamma = 100), z = (c1, c2, d, g1, g2, h1, h2,
+// p, p1n, p2n).
+MatX paper_B_max() {
+  MatX B(10, 10);
+  B << 1, 0, 0, 0, 0, 0, 0, 0, 1, 0,  //
+      0, 1, 0, 0, 0, 0, 0, 0, 0, 1,   //
+      0, 0, 0, 1, 1, 0, 0, 0, 0, 0,   //
+      1, 0, 1, 0, 0, 0, 0, 0, 0, 0,   //
+      0, 1, 1, 0, 0, 0, 0, 0, 0, 0,   //
+      0, 0, 0, 0, 0, 1, 0, 0, 1, 0,   //
+      0, 0, 0, 0, 0, 0, 1, 0, 0, 1,   //
+      0, 0, 1, 0, 0, 0, 0, 0, 0, 0,   //
+      0, 0, 1, 0, 0, 1, 0, 0, 0, 0,   //
+      0, 0, 1, 0, 0, 0, 1, 0, 0, 0;
+  return B;
+}
+VecX vec(std::initializer_list<double> values) {
+  VecX v(static_cast<Eigen::Index>(values.size()));
+  int i = 0;
+  for (const double x : values) v(i++) = x;
+  return v;
+}
+const VecX kBa = vec({-2.5, -0.5, -1, -100, -100, -1.5, 0.5, -99, -99, -99});
+const VecX kBb = vec({-2.5, -1.5, -1, -100, -100, -1.5, -0.5, -99, -99, -99});
+const VecX kZa = vec({2.5, 0.5, 99.5, 0, 1, 1.5, 0, 0, 0, 0});
+const VecX kZb1 = vec({1, 1, 99, 0, 1, 0, 0, 0, 1.5, 0.5});
+const VecX kZb2 = vec({1, 1.5, 99, 1, 0, 0, 0.5, 0, 1.5, 0});
+const VecX kZb3 = vec({2.5, 1, 99, 0, 1, 1.5, 0, 0, 0, 0.5});
+
+// The summation matrices as printed (epsilon/h = 0.01), z = (c1, c2, p1n, p2n). The
+// paper's b_1 is Fig. 3(b) and b_2 is Fig. 3(a): only that pairing makes its printed
+// solutions satisfy the LCP (z_a has c2 = 0.51 = a2 + eps/h with a2 = 0.5, Fig. 3(a)).
+MatX paper_B_sum() {
+  MatX B(4, 4);
+  B << 1, 0, -1, 0,  //
+      0, 1, 0, -1,   //
+      1, 1, 0, 0,    //
+      1, 1, 0, 0;
+  return B;
+}
+const VecX kB1 = vec({1.49, 0.49, -0.01, -0.01});
+const VecX kB2 = vec({1.49, -0.51, -0.01, -0.01});
+const VecX kSumZa = vec({0, 0.51, 0, 0});
+const VecX kSumZb1 = vec({0, 0.01, 0.5, 0.5});
+const VecX kSumZb2 = vec({0.005, 0.005, 1.495, 0.495});
+const VecX kSumZb3 = vec({0.01, 0, 1.5, 0.13});
+
+NonconvexLayout paper_layout() {
+  NonconvexLayout layout;
+  layout.form = NonconvexForm::Max;
+  layout.group_sizes = {2};
+  return layout;
+}
+
+double max_abs(const VecX& v) { return v.lpNorm<Eigen::Infinity>(); }
+
+TEST(NonconvexMax, BuildsThePaperMatricesFromThePointMassExample) {
+  for (const bool contact : {false, true}) {
+    const double* v = contact ? kVb : kVa;
+    const NonconvexLcp max = build_max_lcp(paper_planes(v[0], v[1]), 0, {{0, 1}}, 100.0);
+    EXPECT_EQ(max.layout.size(), 10);
+    EXPECT_EQ(max.layout.plane_offset(), 8);
+    EXPECT_EQ(max.lcp.M, paper_B_max());
+    EXPECT_EQ(max.lcp.q, contact ? kBb : kBa);
+    EXPECT_EQ(max.plane_order, (std::vector<int>{0, 1}));
+  }
+}
+
+TEST(NonconvexMax, PrintedSolutionsSatisfyThePrintedLcps) {
+  EXPECT_TRUE(check_lcp_solution(paper_B_max(), kBa, kZa).accepted);
+  for (const VecX& z : {kZb1, kZb2, kZb3}) {
+    EXPECT_TRUE(check_lcp_solution(paper_B_max(), kBb, z).accepted);
+  }
+  // z_a is Fig. 3(a)'s and not a solution of Fig. 3(b), and vice versa.
+  EXPECT_FALSE(check_lcp_solution(paper_B_max(), kBb, kZa).accepted);
+  EXPECT_FALSE(check_lcp_solution(paper_B_max(), kBa, kZb1).accepted);
+}
+
+TEST(NonconvexMax, PlainLemkeRayTerminatesOnThePaperExamples) {
+  // The obstacle this solver exists for: B is not copositive-plus (docs/nonconvex-max.md),
+  // and Lemke with covering vector e ends on a secondary ray although solutions exist.
+  for (const VecX& b : {kBa, kBb}) {
+    const LcpResult r = solve_lemke(paper_B_max(), b);
+    EXPECT_EQ(r.status, LcpStatus::SecondaryRay);
+  }
+}
+
+TEST(NonconvexMax, SolvesExampleAToItsUniqueSolution) {
+  const LcpResult r = solve_lcp_with_max_groups(paper_B_max(), kBa, paper_layout());
+  ASSERT_EQ(r.status, LcpStatus::Solved);
+  EXPECT_TRUE(check_lcp_solution(paper_B_max(), kBa, r.z).accepted);
+  EXPECT_LE(max_abs(r.z - kZa), 1e-14);
+  EXPECT_LE(max_abs(r.w - (paper_B_max() * r.z + kBa)), 1e-14);
+}
+
+TEST(NonconvexMax, SolvesExampleBToOneOfItsPrintedSolutions) {
+  const LcpResult r = solve_lcp_with_max_groups(paper_B_max(), kBb, paper_layout());
+  ASSERT_EQ(r.status, LcpStatus::Solved);
+  EXPECT_TRUE(check_lcp_solution(paper_B_max(), kBb, r.z).accepted);
+  // The search starts from the side with the larger free-motion a_i: a(0) = (-1.5, -0.5),
+  // so the horizontal side y = 0 alone, which is z_b3 (rest on the floor at (-3, 0)).
+  EXPECT_LE(max_abs(r.z - kZb3), 1e-14);
+  EXPECT_EQ(r.pivots, 2);  // one 1x1 Lemke solve: z0 in, p2n in and z0 out
+}
+
+TEST(NonconvexMax, RejectsAMatrixWithoutTheMaxStructure) {
+  MatX B = paper_B_max();
+  B(7, 2) = 2.0;  // row (20) must read d - gamma + 1
+  EXPECT_THROW(solve_lcp_with_max_groups(B, kBa, paper_layout()), std::invalid_argument);
+  NonconvexLayout summation = paper_layout();
+  summation.form = NonconvexForm::Summation;
+  EXPECT_THROW(solve_lcp_with_max_groups(paper_B_max(), kBa, summation), std::invalid_argument);
+  NonconvexLayout three_sides = paper_layout();
+  three_sides.group_sizes = {3};
+  EXPECT_THROW(solve_lcp_with_max_groups(paper_B_max(), kBa, three_sides), std::invalid_argument);
+}
+
+TEST(NonconvexMax, SmallGammaHasNoSolutionAndSearchReportsIt) {
+  // With gamma = 0.5 row (16)-(17) needs c_i + d >= 0.5 and (20) needs d >= 0.5, so
+  // d - gamma + 1 >= 1 > 0 forbids every contact impulse while the point must stop:
+  // no selection passes. Exhausted: SecondaryRay; out of budget first: PivotLimit.
+  const NonconvexLcp max = build_max_lcp(paper_planes(kVb[0], kVb[1]), 0, {{0, 1}}, 0.5);
+  const LcpResult all = solve_lcp_with_max_groups(max.lcp.M, max.lcp.q, max.layout);
+  EXPECT_EQ(all.status, LcpStatus::SecondaryRay);
+  EXPECT_EQ(all.z.size(), 10);
+  EXPECT_FALSE(check_lcp_solution(max.lcp.M, max.lcp.q, all.z).accepted);
+  MaxGroupOptions options;
+  options.max_selections = 1;
+  EXPECT_EQ(solve_lcp_with_max_groups(max.lcp.M, max.lcp.q, max.layout, options).status,
+            LcpStatus::PivotLimit);
+}
+
+TEST(NonconvexMax, PlaneSolutionReturnsTheInputPlaneOrder) {
+  // Three frictionless planes, group {2, 0}, plane 1 convex: layout order (2, 0, 1).
+  DenseLcp planes;
+  planes.M = (MatX(3, 3) << 2, 0.5, 0.1, 0.5, 3, 0.2, 0.1, 0.2, 4).finished();
+  planes.q = vec({-1, 1, -2});
+  const NonconvexLcp max = build_max_lcp(planes, 0, {{2, 0}}, 100.0);
+  EXPECT_EQ(max.plane_order, (std::vector<int>{2, 0, 1}));
+  EXPECT_EQ(max.layout.num_convex, 1);
+  VecX z = VecX::Zero(max.layout.size());
+  z.tail(3) = vec({30, 10, 20});  // planes 2, 0, 1
+  EXPECT_EQ(plane_solution(max, z), vec({10, 20, 30}));
+  // The a rows of the layout are the input's rows, permuted.
+  EXPECT_EQ(max.lcp.M(5, 8), planes.M(2, 2));   // h row of side 0 (plane 2), column plane 2
+  EXPECT_EQ(max.lcp.M(5, 10), planes.M(2, 1));  // ... column plane 1
+  EXPECT_THROW(build_max_lcp(planes, 0, {{2, 2}}, 100.0), std::invalid_argument);
+  EXPECT_THROW(build_max_lcp(planes, 0, {{3}}, 100.0), std::invalid_argument);
+  EXPECT_THROW(build_max_lcp(planes, 2, {{0}}, 100.0), std::invalid_argument);
+}
+
+// Random frictionless problems: a body with k = 3 velocity coordinates and SPD mass,
+// several groups of 2 or 3 random sides plus convex planes, all with gaps b >= 0 (v = 0
+// is admissible, so the nonconvex feasible set is not empty). Completeness argument of
+// docs/nonconvex-max.md: some selection of single sides always passes.
+TEST(NonconvexMax, RandomFrictionlessGroupsAlwaysSolve) {
+  std::mt19937 rng(33);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int k = 3;
+    const int groups = 1 + trial % 4;
+    const int convex = trial % 3;
+    MatX A(k, k);
+    for (int i = 0; i < k * k; ++i) A.data()[i] = u(rng);
+    const MatX Minv = (A * A.transpose() + 0.2 * MatX::Identity(k, k)).inverse();
+    NonconvexGroups sides;
+    int P = 0;
+    for (int g = 0; g < groups; ++g) {
+      sides.emplace_back();
+      for (int s = 0; s < 2 + (g + trial) % 2; ++s) sides.back().push_back(P++);
+    }
+    P += convex;
+    MatX W(k, P);
+    for (int i = 0; i < k * P; ++i) W.data()[i] = u(rng);
+    VecX v0(k);
+    for (int i = 0; i < k; ++i) v0(i) = 3.0 * u(rng);
+    VecX b(P);
+    for (int i = 0; i < P; ++i) b(i) = 0.5 * (u(rng) + 1.0);
+    DenseLcp planes;
+    planes.M = W.transpose() * Minv * W;
+    planes.q = W.transpose() * v0 + b;
+    const NonconvexLcp max = build_max_lcp(planes, 0, sides, 100.0);
+    const LcpResult r = solve_lcp_with_max_groups(max.lcp.M, max.lcp.q, max.layout);
+    ASSERT_EQ(r.status, LcpStatus::Solved) << "trial " << trial;
+    ASSERT_TRUE(check_lcp_solution(max.lcp.M, max.lcp.q, r.z).accepted);
+    // The physics the check stands for: a = W' v + b with v = v0 + M^-1 W p; each group
+    // has a side with a >= 0, convex planes a >= 0, and impulses only where a = 0 = max.
+    const VecX p = plane_solution(max, r.z);
+    const VecX a = W.transpose() * (v0 + Minv * W * p) + b;
+    const double tol = 1e-9 * 100.0;
+    for (const std::vector<int>& group : sides) {
+      double best = -1e300;
+      for (const int s : group) best = std::max(best, a(s));
+      EXPECT_GE(best, -tol) << "trial " << trial;
+      for (const int s : group) {
+        if (p(s) > tol) {
+          EXPECT_NEAR(a(s), 0.0, tol);
+          EXPECT_NEAR(best, 0.0, tol);
+        }
+      }
+    }
+    for (int c = P - convex; c < P; ++c) EXPECT_GE(a(c), -tol) << "trial " << trial;
+  }
+}
+
+// A unit point body (6-D, unit inertia) near the concave edge of two planes, x = 0 with
+// normal +x and z = 0 with normal +z, valid region x >= 0 or z >= 0, mu = 0.3 and d = 4
+// friction directions per plane. Step h = 0.1 from (0.05, 0, 0.2) with v0 = (-1, 0.4, -1):
+// the free motion ends at x = -0.05, z = 0.1, inside the valid half-space z >= 0 only
+// after crossing x = 0 ... so no contact is needed at all; from (0.05, 0, 0.05) it ends
+// at (-0.05, ., -0.05), outside both, and one side must stop it.
+ContactProblem corner(double start_z) {
+  const double h = 0.1;
+  ContactProblem p;
+  p.d = 4;
+  p.mass.push_back(Mat6::Identity());
+  p.kx = VecX::Zero(6);
+  p.kx.head<3>() = Vec3(-1.0, 0.4, -1.0);  // M v0 with no external force
+  const auto column = [](const Vec3& direction) {
+    ContactColumn c;
+    c.body[0] = 0;
+    c.block[0] << direction, Vec3::Zero();
+    return c;
+  };
+  // Plane 0: x = 0, gap 0.05; tangents +-y, +-z.
+  p.normal.push_back(column(Vec3(1, 0, 0)));
+  p.b.push_back(0.05 / h);
+  p.mu.push_back(0.3);
+  for (const Vec3& t : {Vec3(0, 1, 0), Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)}) {
+    p.friction.push_back(column(t));
+  }
+  // Plane 1: z = 0, gap start_z; tangents +-x, +-y.
+  p.normal.push_back(column(Vec3(0, 0, 1)));
+  p.b.push_back(start_z / h);
+  p.mu.push_back(0.3);
+  for (const Vec3& t : {Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0)}) {
+    p.friction.push_back(column(t));
+  }
+  return p;
+}
+
+TEST(NonconvexMax, FrictionalCornerStopsOnOneSideWithCoulombFriction) {
+  const double h = 0.1;
+  for (const double start_z : {0.2, 0.05}) {
+    const ContactProblem p = corner(start_z);
+    const NonconvexLcp max = build_max_lcp(p, {{0, 1}}, 100.0);
+    const LcpResult r = solve_lcp_with_max_groups(max.lcp.M, max.lcp.q, max.layout);
+    ASSERT_EQ(r.status, LcpStatus::Solved) << "start_z " << start_z;
+    const VecX z = plane_solution(max, r.z);
+    const VecX v = contact_velocity(p, z);
+    const double x_end = 0.05 + h * v(0), z_end = start_z + h * v(2);
+    // The end point is in the union of the two half-spaces.
+    EXPECT_GE(std::max(x_end, z_end), -1e-9) << "start_z " << start_z;
+    for (int plane = 0; plane < 2; ++plane) {
+      const double theta = z(plane);
+      const double phi = z.segment(2 + 4 * plane, 4).sum();
+      EXPECT_LE(phi, 0.3 * theta + 1e-9);  // inside the friction cone
+      if (theta > 1e-9) {
+        EXPECT_NEAR(plane == 0 ? x_end : z_end, 0.0, 1e-9);
+      }
+    }
+    if (start_z == 0.2) {
+      EXPECT_EQ(z.head(10), VecX::Zero(10));  // no impulse: the free motion is valid
+    } else {
+      EXPECT_GT(z(0) + z(1), 0.1);  // one side stops the point
+      EXPECT_TRUE(z(0) == 0.0 || z(1) == 0.0);
+    }
+  }
+}
+
+TEST(NonconvexSummation, BuildsThePaperMatricesFromThePointMassExample) {
+  const NonconvexLcp a = build_summation_lcp(paper_planes(kVa[0], kVa[1]), 0, {{0, 1}}, 0.01);
+  const NonconvexLcp b = build_summation_lcp(paper_planes(kVb[0], kVb[1]), 0, {{0, 1}}, 0.01);
+  EXPECT_EQ(a.lcp.M, paper_B_sum());
+  EXPECT_EQ(b.lcp.M, paper_B_sum());
+  // 1.5 - 0.01 and the printed 1.49 differ in the last bit.
+  EXPECT_LE(max_abs(a.lcp.q - kB2), 1e-15);
+  EXPECT_LE(max_abs(b.lcp.q - kB1), 1e-15);
+  EXPECT_EQ(a.layout.plane_offset(), 2);
+}
+
+TEST(NonconvexSummation, PrintedSolutionsSatisfyThePrintedLcps) {
+  EXPECT_TRUE(check_lcp_solution(paper_B_sum(), kB2, kSumZa).accepted);
+  for (const VecX& z : {kSumZb1, kSumZb2, kSumZb3}) {
+    EXPECT_TRUE(check_lcp_solution(paper_B_sum(), kB1, z).accepted);
+  }
+}
+
+TEST(NonconvexSummation, LemkeSolvesThePaperExamples) {
+  const LcpResult a = solve_lemke(paper_B_sum(), kB2);
+  ASSERT_EQ(a.status, LcpStatus::Solved);
+  EXPECT_LE(max_abs(a.z - kSumZa), 1e-14);  // unique (no contact)
+  const LcpResult b = solve_lemke(paper_B_sum(), kB1);
+  ASSERT_EQ(b.status, LcpStatus::Solved);
+  EXPECT_TRUE(check_lcp_solution(paper_B_sum(), kB1, b.z).accepted);
+}
+
+TEST(NonconvexSummation, ThreeSidedGroupAllowsContactWithoutAGap) {
+  // A unit point with sides x = 0, y = 0, z = 0 (normals +x, +y, +z) penetrates x = 0 by
+  // 1 (a(0) = -1) and is deep below the other two (a(0) = -5). Stopping exactly on x = 0
+  // (p = (1, 0, 0), a = (0, -5, -5), c = (eps/h, 0, 0)) satisfies Equation (30); the
+  // appendix offset (n - 1) eps/h would reject it and demand a gap a_1 = eps/h.
+  DenseLcp planes;
+  planes.M = MatX::Identity(3, 3);
+  planes.q = vec({-1, -5, -5});
+  const double eps_h = 0.01;
+  const NonconvexLcp sum = build_summation_lcp(planes, 0, {{0, 1, 2}}, eps_h);
+  EXPECT_EQ(sum.lcp.q.segment(3, 3), VecX::Constant(3, -eps_h));
+  EXPECT_EQ(sum.lcp.M.block(3, 0, 3, 3), MatX::Ones(3, 3));
+  const VecX touching = vec({eps_h, 0, 0, 1, 0, 0});
+  EXPECT_TRUE(check_lcp_solution(sum.lcp.M, sum.lcp.q, touching).accepted);
+  const VecX gap = vec({2 * eps_h, 0, 0, 1 + eps_h, 0, 0});  // a_1 = eps/h
+  EXPECT_FALSE(check_lcp_solution(sum.lcp.M, sum.lcp.q, gap).accepted);
+  // Lemke solves it; the impulse may come from any side (Egan Sec. V), and some side
+  // then has a_i >= -eps/h with the c_i summing to eps/h.
+  const LcpResult r = solve_lemke(sum.lcp.M, sum.lcp.q);
+  ASSERT_EQ(r.status, LcpStatus::Solved);
+  const VecX a = planes.M * plane_solution(sum, r.z) + planes.q;
+  EXPECT_GE(a.maxCoeff(), -eps_h - 1e-12);
+}
+
+}  // namespace
+}  // namespace pivot
