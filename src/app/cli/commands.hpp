@@ -7,5 +7,7 @@
 
 namespace pivot::cli {
 
+// `pivot lcp solve FILE` and `pivot lcp check FILE` (lcp_command.cpp).
+void add_lcp_commands(CLI::App& app, int* exit_code);
 
 }  // namespace pivot::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("pivot ") + PIVOT_VERSION);
   app.require_subcommand(1);
   int exit_code = 0;
+  pivot::cli::add_lcp_commands(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

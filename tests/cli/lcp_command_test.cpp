@@ -1,0 +1,230 @@
+// `pivot lcp solve` and `pivot lcp check` run as a user runs them: the built program on
+// real files, with its stdout, stderr and exit code checked.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct ProgramRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + name; }
+
+std::string read_text(const std::string& path) {
+  std::ostringstream text;
+  text << std::ifstream(path).rdbuf();
+  return text.str();
+}
+
+// stderr goes through a file named after the running test: CTest runs tests in parallel.
+ProgramRun run_pivot(const std::string& args) {
+  const std::string err_path =
+      temp_path(std::string("lcp_command_") +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr");
+  const std::string command = std::string(PIVOT_CLI_PATH) + " " + args + " 2>" + err_path;
+  ProgramRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  size_t got = 0;
+  while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = read_text(err_path);
+  return run;
+}
+
+const std::string kScenes = std::string(PIVOT_SOURCE_DIR) + "/scenes/problems/";
+const std::string kLcpFile = kScenes + "positive_definite_4.lcp";
+const std::string kBoxFile = kScenes + "box_on_plane.contact";
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+nlohmann::json parse_json(const ProgramRun& run) {
+  EXPECT_EQ(run.out.find('\n'), run.out.size() - 1) << "not one line: " << run.out;
+  return nlohmann::json::parse(run.out);
+}
+
+TEST(LcpCommand, SolvesShippedGeneralLcpAndReportsItAccepted) {
+  const ProgramRun run = run_pivot("lcp solve " + kLcpFile);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_NE(run.out.find("problem          general LCP, n = 4\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("method           standard\n"), std::string::npos);
+  EXPECT_NE(run.out.find("status           solved\n"), std::string::npos);
+  EXPECT_NE(run.out.find("accepted         yes\n"), std::string::npos);
+  EXPECT_NE(run.out.find("the file's solution is accepted; computed z matches it: yes"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(LcpCommand, JsonHoldsTheUniqueSolutionInFileOrder) {
+  const nlohmann::json j = parse_json(run_pivot("lcp solve --json " + kLcpFile));
+  EXPECT_EQ(j["status"], "solved");
+  EXPECT_EQ(j["method"], "standard");
+  EXPECT_EQ(j["kind"], "lcp");
+  EXPECT_EQ(j["n"], 4);
+  EXPECT_EQ(j["accepted"], true);
+  EXPECT_GT(j["pivots"].get<int>(), 0);
+  EXPECT_GE(j["median_us"].get<double>(), 0.0);
+  // The P-matrix problem's one solution, z = (70, 0, 90, 23) / 101, w = (0, 81, 0, 0) / 101.
+  const double z[] = {70.0 / 101, 0.0, 90.0 / 101, 23.0 / 101};
+  const double w[] = {0.0, 81.0 / 101, 0.0, 0.0};
+  ASSERT_EQ(j["z"].size(), 4u);
+  ASSERT_EQ(j["w"].size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(j["z"][i].get<double>(), z[i], 1e-14) << i;
+    EXPECT_NEAR(j["w"][i].get<double>(), w[i], 1e-14) << i;
+  }
+  EXPECT_EQ(j["solution"]["accepted"], true);
+  EXPECT_EQ(j["solution"]["z_matches"], true);
+}
+
+TEST(LcpCommand, ContactFileSolvesWithEveryMethodDefaultReduced) {
+  const nlohmann::json by_default = parse_json(run_pivot("lcp solve --json " + kBoxFile));
+  EXPECT_EQ(by_default["method"], "reduced");
+  for (const char* method : {"standard", "structural", "reduced"}) {
+    SCOPED_TRACE(method);
+    const ProgramRun run =
+        run_pivot("lcp solve --json --method " + std::string(method) + " " + kBoxFile);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const nlohmann::json j = parse_json(run);
+    EXPECT_EQ(j["method"], method);
+    EXPECT_EQ(j["status"], "solved");
+    EXPECT_EQ(j["accepted"], true);
+    EXPECT_EQ(j["kind"], "contact");
+    EXPECT_EQ(j["n"], 40);  // 4 contacts, (2 + d) variables each
+    EXPECT_EQ(j["bodies"], 1);
+    EXPECT_EQ(j["contacts"], 4);
+    EXPECT_EQ(j["d"], 8);
+    ASSERT_EQ(j["z"].size(), 40u);
+    // The box rests: every velocity is zero, and the normal impulses carry its weight,
+    // m g h = 0.0981 N s (z holds theta first).
+    ASSERT_EQ(j["velocity"].size(), 6u);
+    for (const auto& v : j["velocity"]) EXPECT_NEAR(v.get<double>(), 0.0, 1e-12);
+    double weight = 0.0;
+    for (int i = 0; i < 4; ++i) weight += j["z"][i].get<double>();
+    EXPECT_NEAR(weight, 0.0981, 1e-12);
+    EXPECT_EQ(j["solution"]["accepted"], true);
+    EXPECT_EQ(j["solution"]["velocity_matches"], true);
+  }
+}
+
+TEST(LcpCommand, TextReportShowsBodyVelocities) {
+  const ProgramRun run = run_pivot("lcp solve " + kBoxFile);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(
+      run.out.find("problem          contact problem, 1 body, 4 contacts, d = 8, LCP size 40\n"),
+      std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("velocity         body 0: "), std::string::npos) << run.out;
+}
+
+TEST(LcpCommand, RepeatReportsTheMedianOverThatManySolves) {
+  const nlohmann::json j = parse_json(run_pivot("lcp solve --json --repeat 5 " + kLcpFile));
+  EXPECT_EQ(j["repeat"], 5);
+  EXPECT_EQ(j["status"], "solved");
+}
+
+TEST(LcpCommand, RefusesContactMethodsForGeneralLcp) {
+  const ProgramRun run = run_pivot("lcp solve --method structural " + kLcpFile);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, "pivot: error: --method structural needs a contact problem; " + kLcpFile +
+                         " is a general LCP (pivot-lcp), solved by the standard method\n");
+}
+
+TEST(LcpCommand, BadFileIsOneLineWithFileAndLine) {
+  const std::string path =
+      write_temp("lcp_command_bad.lcp", "pivot-lcp 1\nn 2\nM 1 0 0 1\nr 1 2\n");
+  const ProgramRun run = run_pivot("lcp solve " + path);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, "pivot: error: " + path + ":4: expected keyword 'q', found 'r'\n");
+  const ProgramRun check = run_pivot("lcp check " + path);
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_EQ(check.err, run.err);
+}
+
+TEST(LcpCommand, MissingFileIsAnError) {
+  const std::string path = temp_path("no_such_problem.lcp");
+  const ProgramRun run = run_pivot("lcp solve " + path);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "pivot: error: " + path + ": cannot open: No such file or directory\n");
+}
+
+TEST(LcpCommand, UnsolvableLcpExitsOneWithItsStatus) {
+  // Siconos' Pang_isolated_sol_perturbed: no solution exists, Lemke ends on a ray.
+  const std::string path =
+      write_temp("lcp_command_no_solution.lcp",
+                 "pivot-lcp 1\nn 3\nM 0 -1 -1  1 0 0  -1 0 0\nq -0.0001 -1 1\n");
+  const ProgramRun run = run_pivot("lcp solve --json " + path);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "");
+  const nlohmann::json j = parse_json(run);
+  EXPECT_EQ(j["status"], "secondary_ray");
+  EXPECT_EQ(j["accepted"], false);
+  const ProgramRun text = run_pivot("lcp solve " + path);
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("status           secondary_ray\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("accepted         no\n"), std::string::npos) << text.out;
+}
+
+TEST(LcpCommand, PivotLimitStopsTheSolve) {
+  const nlohmann::json unlimited = parse_json(run_pivot("lcp solve --json " + kLcpFile));
+  ASSERT_GT(unlimited["pivots"].get<int>(), 1);
+  const ProgramRun run = run_pivot("lcp solve --json --max-pivots 1 " + kLcpFile);
+  EXPECT_EQ(run.exit_code, 1);
+  const nlohmann::json j = parse_json(run);
+  EXPECT_EQ(j["status"], "pivot_limit");
+  EXPECT_EQ(j["accepted"], false);
+}
+
+TEST(LcpCommand, WrongSolutionBlockIsReportedNotFatal) {
+  const std::string path = write_temp("lcp_command_wrong_solution.lcp",
+                                      "pivot-lcp 1\nn 2\nM 2 1 1 2\nq -5 -6\nsolution 1 1\n");
+  const ProgramRun run = run_pivot("lcp solve --json " + path);
+  EXPECT_EQ(run.exit_code, 0) << "the solve itself succeeds";
+  const nlohmann::json j = parse_json(run);
+  EXPECT_EQ(j["solution"]["accepted"], false);
+  EXPECT_EQ(j["solution"]["z_matches"], false);
+  EXPECT_NEAR(j["solution"]["max_z_difference"].get<double>(), 4.0 / 3.0, 1e-12);  // (4/3, 7/3)
+  const ProgramRun check = run_pivot("lcp check " + path);
+  EXPECT_EQ(check.exit_code, 0);
+  EXPECT_EQ(check.out, path + ": general LCP, n = 2, solution block NOT accepted\n");
+}
+
+TEST(LcpCommand, CheckPrintsTheSizeWithoutSolving) {
+  const ProgramRun box = run_pivot("lcp check " + kBoxFile);
+  EXPECT_EQ(box.exit_code, 0) << box.err;
+  EXPECT_EQ(box.out, kBoxFile +
+                         ": contact problem, 1 body, 4 contacts, d = 8, LCP size 40, solution "
+                         "block accepted\n");
+  const std::string path =
+      write_temp("lcp_command_no_solution_block.lcp", "pivot-lcp 1 n 1 M 1 q -1");
+  const ProgramRun lcp = run_pivot("lcp check " + path);
+  EXPECT_EQ(lcp.exit_code, 0);
+  EXPECT_EQ(lcp.out, path + ": general LCP, n = 1, no solution block\n");
+}
+
+TEST(LcpCommand, UsageErrorsComeFromTheCommandLineParser) {
+  EXPECT_NE(run_pivot("lcp solve --method lemke " + kLcpFile).exit_code, 0);
+  EXPECT_NE(run_pivot("lcp solve --repeat 0 " + kLcpFile).exit_code, 0);
+  EXPECT_NE(run_pivot("lcp solve").exit_code, 0);
+  EXPECT_NE(run_pivot("lcp").exit_code, 0);
+}
+
+}  // namespace
