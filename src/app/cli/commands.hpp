@@ -9,5 +9,7 @@ namespace pivot::cli {
 
 // `pivot lcp solve FILE` and `pivot lcp check FILE` (lcp_command.cpp).
 void add_lcp_commands(CLI::App& app, int* exit_code);
+// `pivot check SCENE` (scene_command.cpp).
+void add_check_command(CLI::App& app, int* exit_code);
 
 }  // namespace pivot::cli

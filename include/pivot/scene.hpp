@@ -1,0 +1,117 @@
+// A scene: everything that starts a simulation (materials, bodies with their initial
+// states, settings, scripted wrenches, a camera hint), and its JSON file format
+// (docs/scene-format.md, scenes/scene.schema.json).
+#pragma once
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pivot/body.hpp"
+#include "pivot/lcp.hpp"
+#include "pivot/math.hpp"
+
+namespace pivot {
+
+struct Material {
+  std::string name;
+  double friction = 0.5;  // Coulomb coefficient mu [-], >= 0
+};
+
+// How a contact where a vertex meets a convex edge or corner (a nonconvex group) enters
+// the LCP, after Egan, Berard and Trinkle. Collision (contact.hpp) reports groups for Max
+// and Sum (NonconvexMode::Groups) and none for Off (NonconvexMode::Off).
+enum class NonconvexFormulation {
+  Max,  // Sec. IV: the free space is exactly the union of the sides' half-spaces
+  Sum,  // Sec. V: fewer LCP rows, but admits a small triangle at each corner
+  Off,  // every side is a separate half-space (collision reports no groups): the sides
+        // act as if they extended forever (their Fig. 1 artifact)
+};
+const char* to_string(NonconvexFormulation formulation);
+// Parses "max" | "sum" | "off"; returns false on anything else and leaves *formulation.
+bool parse_nonconvex_formulation(const std::string& text, NonconvexFormulation* formulation);
+
+struct SceneSettings {
+  // Uniform acceleration of every dynamic body, world frame [m/s^2].
+  Vec3 gravity_mps2 = Vec3(0.0, 0.0, -9.81);
+  // Time step h [s]. Stewart–Trinkle is first order: halving h halves the position error
+  // of a sliding or falling body and doubles the number of LCPs solved.
+  double time_step_s = 0.01;
+  // Directions d of the polyhedral friction cone per contact [-], >= 2. The friction
+  // force is exact along these directions and up to 1 - cos(pi/d) too weak between them;
+  // each contact adds 2 + d LCP variables.
+  int friction_directions = 4;
+  // Lemke method for the contact LCP (Lloyd 2005): standard forms the dense matrix,
+  // structural and reduced exploit its structure; all give the same impulses.
+  LcpMethod solver = LcpMethod::Reduced;
+  // How nonconvex contact groups (a corner sliding over the rim of a hole) are modelled.
+  NonconvexFormulation nonconvex = NonconvexFormulation::Max;
+  // Feature pairs closer than this become contacts (with their positive gap) [m]. Larger
+  // margins see impacts coming from further away at the cost of more LCP rows. Absent:
+  // derived from the scene, see contact_margin_m(const Scene&).
+  std::optional<double> contact_margin_m;
+};
+
+// A scripted push: force and torque on one body while t0 <= t < t1.
+struct ExternalWrench {
+  int body = 0;                   // index into Scene::bodies
+  Vec3 force_n = Vec3::Zero();    // world frame [N]
+  Vec3 torque_nm = Vec3::Zero();  // world frame [N m], on top of the moment of the force
+  // Where the force acts, body frame (origin = centre of mass) [m]: the body feels the
+  // torque (R point) x force in addition to torque_nm.
+  Vec3 point_m = Vec3::Zero();
+  double t0_s = 0.0;                                      // [s]
+  double t1_s = std::numeric_limits<double>::infinity();  // [s]
+};
+
+// Where the viewer starts looking from; world frame [m].
+struct CameraHint {
+  Vec3 eye_m = Vec3(3.0, 3.0, 2.0);
+  Vec3 target_m = Vec3::Zero();
+  Vec3 up = Vec3::UnitZ();  // unit
+};
+
+struct Scene {
+  std::string description;
+  SceneSettings settings;
+  std::vector<Material> materials;        // Body::material indexes these
+  std::vector<Body> bodies;               // unique names
+  std::vector<BodyState> initial_states;  // one per body, same order
+  std::vector<ExternalWrench> wrenches;
+  std::optional<CameraHint> camera;  // absent: the viewer frames the whole scene
+};
+
+// The contact margin [m]: the settings' value, or if absent the distance the fastest point
+// of any dynamic body can cover in one step,
+//   h (max_b (|v_b| + |w_b| r_b) + |g| h),
+// with r_b the body's bounding radius about its centre of mass. It is taken from the
+// initial states (a scene at rest under gravity gets |g| h^2); scripted wrenches are not
+// included, so give a margin for scenes that push bodies fast.
+double contact_margin_m(const Scene& scene);
+
+// ---- files (src/io/scene_file.cpp) ------------------------------------------------------
+
+struct LoadedScene {
+  Scene scene;
+  // Problems fixed while loading (a quaternion that was not unit length, a key that a
+  // fixed body ignores), each "file:line:column: message".
+  std::vector<std::string> warnings;
+};
+
+// Reads a scene file; throws InputError "file:line:column: message" for syntax errors,
+// unknown keys, wrong types, values out of range and inconsistent bodies. Where mass
+// properties are computed from shapes, the body frame is moved to the centre of mass
+// (shapes shifted, pose adjusted) so that the world placement stays as written.
+LoadedScene read_scene_file(const std::string& path);
+// The same from text; file_name only labels the errors.
+LoadedScene parse_scene(const std::string& json_text, const std::string& file_name);
+
+// The scene as JSON text that parse_scene reads back to the same scene: mass and
+// inertia explicit, shapes about the centre of mass.
+std::string scene_to_json(const Scene& scene);
+// Writes to a temporary file renamed over path at the end, so a reader never sees half a
+// file; throws std::runtime_error when the file cannot be written.
+void write_scene_file(const Scene& scene, const std::string& path);
+
+}  // namespace pivot
