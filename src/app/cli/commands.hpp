@@ -11,5 +11,7 @@ namespace pivot::cli {
 void add_lcp_commands(CLI::App& app, int* exit_code);
 // `pivot check SCENE` (scene_command.cpp).
 void add_check_command(CLI::App& app, int* exit_code);
+// `pivot contacts SCENE` (contacts_command.cpp).
+void add_contacts_command(CLI::App& app, int* exit_code);
 
 }  // namespace pivot::cli

@@ -1,0 +1,120 @@
+// What collision detection hands to the stepper and the viewer: convex contacts, the
+// nonconvex contact groups of Egan, Berard and Trinkle, and the detector that finds them.
+// Everything here is plain data in world coordinates, so it can be drawn and printed as is.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pivot/body.hpp"
+
+namespace pivot {
+
+// A feature of one convex piece of a body. Box: vertex i has coordinates (+-x, +-y, +-z)
+// with bit 0, 1, 2 of i set for +; faces 0..5 are +x, -x, +y, -y, +z, -z; edges are
+// numbered walking the faces in that order. ConvexMesh: vertex ids are those of the mesh;
+// coplanar faces are merged and numbered in order of first appearance. Curved shapes:
+// Sphere face 0; Capsule face 0 = +z cap, 1 = -z cap, 2 = side; Cylinder face 0 = +z disc,
+// 1 = -z disc, 2 = side, edge 0 = +z rim, 1 = -z rim; HalfSpace face 0.
+enum class FeatureType { Vertex, Edge, Face };
+const char* to_string(FeatureType type);
+
+struct Feature {
+  FeatureType type = FeatureType::Face;
+  int index = 0;  // vertex, edge or face id within the piece
+  int piece = 0;  // index into Compound::pieces; 0 for a body that is a single shape
+};
+bool operator==(const Feature& a, const Feature& b);
+bool operator!=(const Feature& a, const Feature& b);
+// "v3", "e5", "f0", with "@p2" appended for compound pieces other than 0.
+std::string describe(const Feature& feature);
+
+// A convex (Stewart-Trinkle) contact: one half-space constraint f + n.(dx_a - dx_b) >= 0.
+// body_a is never a fixed body; body_b may be (when both move, body_a has the lower index).
+// The witness on A is point + gap_m * normal.
+struct Contact {
+  int body_a = -1;
+  int body_b = -1;
+  Vec3 point = Vec3::Zero();    // on the surface of B, world frame [m]
+  Vec3 normal = Vec3::UnitZ();  // unit, from B toward A: the direction that pushes A off B
+  double gap_m = 0.0;           // signed gap f: > 0 separated, < 0 penetrating [m]
+  Feature feature_a;
+  Feature feature_b;
+};
+
+// One side of a nonconvex group: the plane of a face adjacent to the convex edge or vertex
+// that the group's vertex meets (Egan Sec. VI: "sides of the group").
+struct ContactSide {
+  Vec3 normal = Vec3::UnitZ();  // unit, from B toward A, perpendicular to the side's face
+  double gap_m = 0.0;           // signed distance f_i of the vertex from the side's plane [m]
+  // B's witness, world frame [m]: the foot of the vertex on the side's plane when the sides
+  // are B's faces (vertex_on_a), else the vertex; A's is point + gap_m * normal, as in Contact.
+  Vec3 point = Vec3::Zero();
+  Feature feature;  // the face, on the body that owns the edge or vertex
+};
+
+// Egan, Berard and Trinkle's nonconvex group: where a vertex meets a convex edge or vertex,
+// the free space is the union of the half-spaces of the adjacent faces, so the constraint is
+// max_i f_i >= 0 (Egan (29)), not one half-space per face. All faces adjacent to the edge or
+// vertex are sides, also those far from the vertex: they bound the others (Egan Fig. 8).
+// As in Contact, body_a is never fixed; vertex_on_a says which body holds the vertex (false
+// when a fixed body's corner meets a moving body's edge).
+struct ContactGroup {
+  int body_a = -1;
+  int body_b = -1;
+  bool vertex_on_a = true;
+  Vec3 point = Vec3::Zero();  // the vertex, world frame [m]
+  Feature feature_a;          // the vertex (vertex_on_a) or the edge/vertex it meets
+  Feature feature_b;
+  std::vector<ContactSide> sides;
+};
+
+// Off reports every contact as a convex half-space, which shows Egan's artifact (Fig. 1):
+// the face next to a corner acts as if it extended forever.
+enum class NonconvexMode { Off, Groups };
+const char* to_string(NonconvexMode mode);
+// Parses "off" | "groups"; returns false on anything else and leaves *mode untouched.
+bool parse_nonconvex_mode(const std::string& text, NonconvexMode* mode);
+
+struct CollisionSettings {
+  // Potential contacts: every feature pair with gap f <= margin_m is reported (with f >= 0
+  // when separated), so the stepper can stop penetration before it happens. [m]
+  double margin_m = 0.005;
+  NonconvexMode nonconvex = NonconvexMode::Groups;
+};
+
+// Grouped by body pair, the pairs in ascending order of their two indices, then by piece
+// pair, so runs are reproducible.
+struct CollisionResult {
+  std::vector<Contact> contacts;
+  std::vector<ContactGroup> groups;
+};
+
+class CollisionPipeline;
+
+// Finds contacts for one model across many states. Keeps FCL's dynamic AABB tree and its
+// scratch buffers between calls (Box2D keeps its broadphase in the world the same way),
+// so a step allocates nothing once warm. Throws std::invalid_argument for a degenerate
+// shape (non-positive size, a ConvexMesh without faces) naming the body.
+class CollisionDetector {
+ public:
+  explicit CollisionDetector(const std::vector<Body>& bodies);
+  ~CollisionDetector();
+  CollisionDetector(CollisionDetector&&) noexcept;
+  CollisionDetector& operator=(CollisionDetector&&) noexcept;
+
+  // (poses of the bodies given at construction) => contacts and groups. states must have
+  // one entry per body. The result stays valid until the next call.
+  const CollisionResult& detect(const std::vector<BodyState>& states,
+                                const CollisionSettings& settings);
+
+ private:
+  std::unique_ptr<CollisionPipeline> pipeline_;
+};
+
+// One-shot: builds a detector, runs it once.
+CollisionResult collide(const std::vector<Body>& bodies, const std::vector<BodyState>& states,
+                        const CollisionSettings& settings);
+
+}  // namespace pivot

@@ -1,0 +1,41 @@
+// Broadphase: which body pairs may be within the margin. Bounded bodies live in FCL's
+// dynamic AABB trees (one for moving bodies, one for fixed ones, so fixed pairs are never
+// visited), kept across steps and refitted with update(); half-spaces (unbounded) are
+// tested against each body's box directly.
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "pivot/math.hpp"
+
+namespace pivot {
+
+struct BodyBounds {
+  bool fixed = false;
+  bool half_space = false;
+  Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // world box (bounded bodies) [m]
+  Vec3 normal = Vec3::UnitZ();                  // world plane normal . x <= offset
+  double offset = 0.0;                          // (half-spaces) [m]
+};
+
+class Broadphase {
+ public:
+  // The bodies' kinds (fixed, half-space) are taken from the first bounds given; they must
+  // not change afterwards.
+  explicit Broadphase(const std::vector<BodyBounds>& bounds);
+  ~Broadphase();
+
+  // (world bounds of the bodies) => pairs (i, j), i < j, not both fixed, whose boxes come
+  // within margin_m of each other (boxes grown by the margin), sorted.
+  const std::vector<std::pair<int, int>>& find_pairs(const std::vector<BodyBounds>& bounds,
+                                                     double margin_m);
+
+ private:
+  struct Trees;
+  std::unique_ptr<Trees> trees_;
+  std::vector<std::pair<int, int>> pairs_;
+};
+
+}  // namespace pivot

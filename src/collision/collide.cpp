@@ -1,0 +1,196 @@
+#include "collision/collide.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+namespace pivot {
+
+namespace {
+
+// Shape => pieces: a compound's pieces in order, any other shape as piece 0.
+struct PieceMaker {
+  std::vector<PieceGeometry>* pieces;
+  void operator()(const HalfSpace& h) const { pieces->push_back(make_half_space_geometry(h)); }
+  void operator()(const Compound& c) const {
+    if (c.pieces.empty()) throw std::invalid_argument("compound has no pieces");
+    for (size_t k = 0; k < c.pieces.size(); ++k) {
+      pieces->push_back(
+          make_piece_geometry(c.pieces[k].shape, c.pieces[k].local, static_cast<int>(k)));
+    }
+  }
+  template <typename ConvexKind>
+  void operator()(const ConvexKind& shape) const {
+    pieces->push_back(make_piece_geometry(ConvexShape(shape), Pose{}, 0));
+  }
+};
+
+std::vector<PieceGeometry> make_body_geometry(const Body& body) {
+  std::vector<PieceGeometry> pieces;
+  try {
+    std::visit(PieceMaker{&pieces}, body.shape);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("body '" + body.name + "': " + e.what());
+  }
+  return pieces;
+}
+
+std::vector<BodyBounds> initial_bounds(const std::vector<Body>& bodies) {
+  std::vector<BodyBounds> bounds(bodies.size());
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    bounds[i].fixed = bodies[i].fixed;
+    bounds[i].half_space = std::holds_alternative<HalfSpace>(bodies[i].shape);
+  }
+  return bounds;
+}
+
+bool boxes_within(const PosedPiece& a, const PosedPiece& b, double margin) {
+  return (a.aabb_min.array() <= b.aabb_max.array() + margin).all() &&
+         (b.aabb_min.array() <= a.aabb_max.array() + margin).all();
+}
+
+bool box_reaches_plane(const PosedPiece& bounded, const PosedPiece& plane, double margin) {
+  const Vec3 centre = 0.5 * (bounded.aabb_min + bounded.aabb_max);
+  const Vec3 half = 0.5 * (bounded.aabb_max - bounded.aabb_min);
+  return plane.normal.dot(centre) - plane.normal.cwiseAbs().dot(half) <= plane.offset + margin;
+}
+
+// Whether the pieces' boxes (or a box and a half-space) come within the margin.
+bool pieces_may_touch(const PosedPiece& a, const PosedPiece& b, double margin) {
+  const bool plane_a = a.geometry->kind == PieceKind::HalfSpace;
+  const bool plane_b = b.geometry->kind == PieceKind::HalfSpace;
+  if (plane_a && plane_b) return false;
+  if (plane_a) return box_reaches_plane(b, a, margin);
+  if (plane_b) return box_reaches_plane(a, b, margin);
+  return boxes_within(a, b, margin);
+}
+
+// Pieces of a compound that share a corner or an edge (a plate of bars on the ground)
+// give the same contact twice; one of them is enough, and Lemke is spared a redundant row.
+// Points and gaps within 1e-9 of the pieces' size, and normals within 1e-9, are the same.
+void drop_duplicates(size_t first, double size_m, std::vector<Contact>* contacts) {
+  const double same = 1e-9 * size_m;
+  size_t kept = first;
+  for (size_t k = first; k < contacts->size(); ++k) {
+    const Contact& c = (*contacts)[k];
+    bool seen = false;
+    for (size_t j = first; j < kept && !seen; ++j) {
+      const Contact& d = (*contacts)[j];
+      seen = (c.point - d.point).norm() <= same && (c.normal - d.normal).norm() <= 1e-9 &&
+             std::abs(c.gap_m - d.gap_m) <= same;
+    }
+    if (!seen) (*contacts)[kept++] = c;
+  }
+  contacts->resize(kept);
+}
+
+}  // namespace
+
+CollisionPipeline::CollisionPipeline(const std::vector<Body>& bodies)
+    : bounds_(initial_bounds(bodies)), broadphase_(bounds_) {
+  bodies_.resize(bodies.size());
+  posed_.resize(bodies.size());
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    bodies_[i].fixed = bodies[i].fixed;
+    bodies_[i].pieces = make_body_geometry(bodies[i]);
+    for (const PieceGeometry& g : bodies_[i].pieces) {
+      bodies_[i].has_polyhedron = bodies_[i].has_polyhedron || g.kind == PieceKind::Polyhedron;
+      bodies_[i].size_m = std::max(bodies_[i].size_m, g.size_m);
+    }
+    posed_[i].resize(bodies_[i].pieces.size());
+  }
+}
+
+void CollisionPipeline::pose_bodies(const std::vector<BodyState>& states) {
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    BodyBounds& b = bounds_[i];
+    b.min = Vec3::Constant(std::numeric_limits<double>::infinity());
+    b.max = -b.min;
+    for (size_t k = 0; k < posed_[i].size(); ++k) {
+      PosedPiece& p = posed_[i][k];
+      p.set_pose(bodies_[i].pieces[k], states[i].pose);
+      if (b.half_space) {
+        b.normal = p.normal;
+        b.offset = p.offset;
+      } else {
+        b.min = b.min.cwiseMin(p.aabb_min);
+        b.max = b.max.cwiseMax(p.aabb_max);
+      }
+    }
+  }
+}
+
+void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& settings) {
+  const double margin = settings.margin_m;
+  std::vector<Contact>& contacts = result_.contacts;
+  const size_t first = contacts.size();
+  for (PosedPiece& pa : posed_[a]) {
+    for (PosedPiece& pb : posed_[b]) {
+      if (!pieces_may_touch(pa, pb, margin)) continue;
+      pa.pose_polyhedron(stamp_);
+      pb.pose_polyhedron(stamp_);
+      piece_contacts(pa, pb, margin, &narrowphase_scratch_, &contacts);
+    }
+  }
+  if (posed_[a].size() > 1 || posed_[b].size() > 1) {
+    drop_duplicates(first, std::max(bodies_[a].size_m, bodies_[b].size_m), &contacts);
+  }
+  if (settings.nonconvex == NonconvexMode::Groups && bodies_[a].has_polyhedron &&
+      bodies_[b].has_polyhedron) {
+    for (bool vertex_on_a : {true, false}) {
+      const int v = vertex_on_a ? a : b, e = vertex_on_a ? b : a;
+      const GroupBodies pair{&posed_[v], &posed_[e], bounds_[e].min, bounds_[e].max, vertex_on_a,
+                             a,          b};
+      add_nonconvex_groups(pair, margin, stamp_, first, &contacts, &group_buffer_, &result_.groups,
+                           &nonconvex_scratch_);
+    }
+  }
+  for (size_t k = first; k < contacts.size(); ++k) {
+    contacts[k].body_a = a;
+    contacts[k].body_b = b;
+  }
+}
+
+const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& states,
+                                              const CollisionSettings& settings) {
+  if (states.size() != bodies_.size()) {
+    throw std::invalid_argument("collision: " + std::to_string(states.size()) + " states for " +
+                                std::to_string(bodies_.size()) + " bodies");
+  }
+  if (!(settings.margin_m >= 0.0)) throw std::invalid_argument("collision: margin_m must be >= 0");
+  ++stamp_;
+  pose_bodies(states);
+  result_.contacts.clear();
+  group_buffer_.recycle(&result_.groups);
+  for (const auto& [i, j] : broadphase_.find_pairs(bounds_, settings.margin_m)) {
+    // body_a is never fixed: a fixed body is always the pair's B.
+    if (bodies_[i].fixed) {
+      collide_pair(j, i, settings);
+    } else {
+      collide_pair(i, j, settings);
+    }
+  }
+  return result_;
+}
+
+CollisionDetector::CollisionDetector(const std::vector<Body>& bodies)
+    : pipeline_(std::make_unique<CollisionPipeline>(bodies)) {}
+CollisionDetector::~CollisionDetector() = default;
+CollisionDetector::CollisionDetector(CollisionDetector&&) noexcept = default;
+CollisionDetector& CollisionDetector::operator=(CollisionDetector&&) noexcept = default;
+
+const CollisionResult& CollisionDetector::detect(const std::vector<BodyState>& states,
+                                                 const CollisionSettings& settings) {
+  return pipeline_->run(states, settings);
+}
+
+CollisionResult collide(const std::vector<Body>& bodies, const std::vector<BodyState>& states,
+                        const CollisionSettings& settings) {
+  CollisionPipeline pipeline(bodies);
+  return pipeline.run(states, settings);
+}
+
+}  // namespace pivot

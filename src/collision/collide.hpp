@@ -1,0 +1,53 @@
+// The collision stage of a step: broadphase => narrowphase per piece pair => nonconvex
+// groups, for one model (bodies) across many states. CollisionDetector (pivot/contact.hpp)
+// is this pipeline behind the public interface.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "collision/broadphase.hpp"
+#include "collision/narrowphase.hpp"
+#include "collision/nonconvex_groups.hpp"
+#include "pivot/body.hpp"
+#include "pivot/contact.hpp"
+
+namespace pivot {
+
+class CollisionPipeline {
+ public:
+  // Builds the collision geometry of every piece; throws std::invalid_argument naming the
+  // body for a degenerate shape.
+  explicit CollisionPipeline(const std::vector<Body>& bodies);
+  CollisionPipeline(const CollisionPipeline&) = delete;
+  CollisionPipeline& operator=(const CollisionPipeline&) = delete;
+
+  // (poses) => contacts and groups, valid until the next call.
+  const CollisionResult& run(const std::vector<BodyState>& states,
+                             const CollisionSettings& settings);
+
+ private:
+  struct BodyGeometry {
+    bool fixed = false;
+    bool has_polyhedron = false;
+    double size_m = 0.0;  // largest piece size: the scale of relative tolerances
+    std::vector<PieceGeometry> pieces;
+  };
+
+  // (poses) => world pieces and body bounds
+  void pose_bodies(const std::vector<BodyState>& states);
+  // (one candidate pair) => its contacts and groups, appended to result_
+  void collide_pair(int a, int b, const CollisionSettings& settings);
+
+  std::vector<BodyGeometry> bodies_;
+  std::vector<std::vector<PosedPiece>> posed_;
+  std::vector<BodyBounds> bounds_;
+  Broadphase broadphase_;
+  NarrowphaseScratch narrowphase_scratch_;
+  NonconvexScratch nonconvex_scratch_;
+  GroupBuffer group_buffer_;
+  CollisionResult result_;
+  int stamp_ = 0;
+};
+
+}  // namespace pivot

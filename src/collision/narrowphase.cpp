@@ -1,0 +1,696 @@
+#include "collision/narrowphase.hpp"
+
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/capsule.h>
+#include <fcl/geometry/shape/convex.h>
+#include <fcl/geometry/shape/cylinder.h>
+#include <fcl/geometry/shape/sphere.h>
+#include <fcl/narrowphase/distance.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+#include <variant>
+
+namespace pivot {
+
+struct FclShape {
+  std::shared_ptr<fcl::CollisionGeometryd> geometry;
+};
+
+namespace {
+
+// A flat cylinder end touches a face along its whole rim; it is reported at 8 rim points
+// (a regular octagon in the body frame): enough to stand on, few for the LCP.
+constexpr int kRimPoints = 8;
+// Directions closer than 1e-4 rad count as parallel (and perpendicular within 1e-4): far
+// above the accuracy of GJK's normal at gaps >= 1e-6 m with the tolerance used below, so
+// a capsule lying on a face keeps its two line ends from step to step.
+constexpr double kParallelSin = 1e-4;
+const double kParallelCos = std::sqrt(1.0 - kParallelSin * kParallelSin);
+// Points closer than 1e-9 of the pair's size are one point; GJK nearest points closer
+// than 1e-7 of it give no usable direction (touching shapes).
+constexpr double kMergeRel = 1e-9;
+constexpr double kTouchingRel = 1e-7;
+// GJK stops when the distance improves by less than this, relative to the size.
+constexpr double kGjkToleranceRel = 1e-10;
+
+Feature vertex_feature(int index, int piece) { return {FeatureType::Vertex, index, piece}; }
+Feature edge_feature(int index, int piece) { return {FeatureType::Edge, index, piece}; }
+Feature face_feature(int index, int piece) { return {FeatureType::Face, index, piece}; }
+
+// Cylinder and capsule faces and rims, as numbered in pivot/contact.hpp.
+constexpr int kPlusCap = 0, kMinusCap = 1, kSide = 2;
+constexpr int kPlusRim = 0, kMinusRim = 1;
+
+// Contacts computed with the pieces swapped become contacts of (A, B): the point moves to
+// the other witness and the normal turns round.
+void flip_contacts(size_t first, std::vector<Contact>* out) {
+  for (size_t i = first; i < out->size(); ++i) {
+    Contact& c = (*out)[i];
+    c.point += c.gap_m * c.normal;
+    c.normal = -c.normal;
+    std::swap(c.feature_a, c.feature_b);
+  }
+}
+
+void push_contact(const Vec3& point_b, const Vec3& normal, double gap, const Feature& fa,
+                  const Feature& fb, std::vector<Contact>* out) {
+  Contact c;
+  c.point = point_b;
+  c.normal = normal;
+  c.gap_m = gap;
+  c.feature_a = fa;
+  c.feature_b = fb;
+  out->push_back(c);
+}
+
+Vec3 capsule_end(const PosedPiece& p, double sign) {
+  return p.pose.position + sign * p.geometry->half_length_m * p.axis();
+}
+
+// Face of a capsule at segment parameter s in [0, 1] from the -z end to the +z end.
+int capsule_face(double s) { return s <= 0.0 ? kMinusCap : s >= 1.0 ? kPlusCap : kSide; }
+
+double segment_param(const Vec3& p, const Vec3& s0, const Vec3& s1) {
+  const Vec3 u = s1 - s0;
+  const double uu = u.squaredNorm();
+  return uu > 0.0 ? std::clamp(u.dot(p - s0) / uu, 0.0, 1.0) : 0.0;
+}
+
+// Any unit vector when v is (nearly) zero.
+Vec3 direction_or(const Vec3& v, const Vec3& fallback) {
+  const double n = v.norm();
+  return n > 0.0 ? Vec3(v / n) : fallback;
+}
+
+// ---- half-space B ---------------------------------------------------------------------
+
+void half_space_contacts(const PosedPiece& a, const PosedPiece& h, double margin,
+                         std::vector<Contact>* out) {
+  const Vec3& n = h.normal;
+  const int pa = a.geometry->piece;
+  const Feature plane = face_feature(0, h.geometry->piece);
+  auto emit_point = [&](const Vec3& p_a, double radius, const Feature& fa) {
+    const double height = n.dot(p_a) - h.offset;
+    if (height - radius <= margin)
+      push_contact(p_a - height * n, n, height - radius, fa, plane, out);
+  };
+  switch (a.geometry->kind) {
+    case PieceKind::Polyhedron:
+      for (int v : a.geometry->polyhedron.hull_vertices) {
+        emit_point(a.poly.vertices[v], 0.0, vertex_feature(v, pa));
+      }
+      break;
+    case PieceKind::Sphere:
+      emit_point(a.pose.position, a.geometry->radius_m, face_feature(0, pa));
+      break;
+    case PieceKind::Capsule:
+      emit_point(capsule_end(a, 1.0), a.geometry->radius_m, face_feature(kPlusCap, pa));
+      emit_point(capsule_end(a, -1.0), a.geometry->radius_m, face_feature(kMinusCap, pa));
+      break;
+    case PieceKind::Cylinder: {
+      const Vec3 axis = a.axis();
+      const double r = a.geometry->radius_m;
+      for (int rim : {kPlusRim, kMinusRim}) {
+        const Vec3 centre = capsule_end(a, rim == kPlusRim ? 1.0 : -1.0);
+        if (std::abs(axis.dot(n)) >= kParallelCos) {
+          for (int k = 0; k < kRimPoints; ++k) {
+            const double theta = 2.0 * M_PI * k / kRimPoints;
+            const Vec3 p = centre + r * (std::cos(theta) * a.rotation.col(0) +
+                                         std::sin(theta) * a.rotation.col(1));
+            emit_point(p, 0.0, edge_feature(rim, pa));
+          }
+        } else {  // the rim's lowest point
+          const Vec3 down = -(n - n.dot(axis) * axis).normalized();
+          emit_point(centre + r * down, 0.0, edge_feature(rim, pa));
+        }
+      }
+      break;
+    }
+    case PieceKind::HalfSpace:
+      break;
+  }
+}
+
+// ---- sphere A -------------------------------------------------------------------------
+
+void sphere_point_contact(const PosedPiece& s, const Vec3& q, double radius_b, const Vec3& fallback,
+                          double margin, const Feature& fb, std::vector<Contact>* out) {
+  const Vec3& c = s.pose.position;
+  const double d = (c - q).norm();
+  const double gap = d - s.geometry->radius_m - radius_b;
+  if (gap > margin) return;
+  const Vec3 n = direction_or(c - q, fallback);
+  push_contact(q + radius_b * n, n, gap, face_feature(0, s.geometry->piece), fb, out);
+}
+
+void sphere_contacts(const PosedPiece& s, const PosedPiece& b, double margin,
+                     std::vector<Contact>* out) {
+  const Vec3& c = s.pose.position;
+  const int pb = b.geometry->piece;
+  switch (b.geometry->kind) {
+    case PieceKind::Sphere:
+      sphere_point_contact(s, b.pose.position, b.geometry->radius_m, Vec3::UnitZ(), margin,
+                           face_feature(0, pb), out);
+      break;
+    case PieceKind::Capsule: {
+      const Vec3 p0 = capsule_end(b, -1.0), p1 = capsule_end(b, 1.0);
+      const double t = segment_param(c, p0, p1);
+      sphere_point_contact(s, p0 + t * (p1 - p0), b.geometry->radius_m, (b.axis().unitOrthogonal()),
+                           margin, face_feature(capsule_face(t), pb), out);
+      break;
+    }
+    case PieceKind::Polyhedron: {
+      const PolyhedronPoint q = closest_point(b.poly, c);
+      const double gap = q.distance - s.geometry->radius_m;
+      if (gap > margin) break;
+      // Outside: along the closest-point direction; inside: out of the nearest face.
+      const Vec3 n =
+          q.distance > 0.0 ? Vec3((c - q.closest).normalized()) : b.poly.normals[q.index];
+      push_contact(q.closest, n, gap, face_feature(0, s.geometry->piece), {q.type, q.index, pb},
+                   out);
+      break;
+    }
+    case PieceKind::Cylinder:
+    case PieceKind::HalfSpace:
+      break;  // dispatched elsewhere
+  }
+}
+
+// ---- capsule A, capsule B -------------------------------------------------------------
+
+void capsule_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
+                      std::vector<Contact>* out) {
+  const Vec3 a0 = capsule_end(a, -1.0), a1 = capsule_end(a, 1.0);
+  const Vec3 b0 = capsule_end(b, -1.0), b1 = capsule_end(b, 1.0);
+  const double ra = a.geometry->radius_m, rb = b.geometry->radius_m;
+  const int pa = a.geometry->piece, pb = b.geometry->piece;
+  // Crossing axes: the common perpendicular, turned toward A.
+  Vec3 fallback = direction_or(a.axis().cross(b.axis()), a.axis().unitOrthogonal());
+  if (fallback.dot(a.pose.position - b.pose.position) < 0) fallback = -fallback;
+  auto emit_at = [&](double s, double t) {
+    const Vec3 pA = a0 + s * (a1 - a0), pB = b0 + t * (b1 - b0);
+    const Vec3 n = direction_or(pA - pB, fallback);
+    const double gap = (pA - pB).norm() - ra - rb;
+    if (gap <= margin) {
+      push_contact(pB + rb * n, n, gap, face_feature(capsule_face(s), pa),
+                   face_feature(capsule_face(t), pb), out);
+    }
+  };
+  const Vec3 ua = a.axis(), ub = b.axis();
+  if (ua.cross(ub).norm() <= kParallelSin) {
+    // Parallel: a line contact, reported at both ends of the overlap of the segments.
+    const double length = (a1 - a0).norm();
+    double lo = ua.dot(b0 - a0), hi = ua.dot(b1 - a0);
+    if (lo > hi) std::swap(lo, hi);
+    lo = std::max(lo, 0.0);
+    hi = std::min(hi, length);
+    if (length > 0.0 && hi - lo > kMergeRel * (a.geometry->size_m + b.geometry->size_m)) {
+      for (double along : {lo, hi}) {
+        const double s = along / length;
+        emit_at(s, segment_param(a0 + s * (a1 - a0), b0, b1));
+      }
+      return;
+    }
+  }
+  double s = 0.0, t = 0.0;
+  closest_segment_params(a0, a1, b0, b1, &s, &t);
+  emit_at(s, t);
+}
+
+// ---- supporting features and the FCL path ---------------------------------------------
+
+// The part of a piece that lies furthest along a direction: a polygon (a face, or a flat
+// cylinder end as an octagon), a segment (an edge, a cylinder's or capsule's side line),
+// or a point.
+struct Support {
+  enum Kind { Point, Segment, Polygon } kind = Point;
+  Vec3 points[2];
+  Feature point_features[2];
+  Feature interior;                 // the whole feature (face, edge, side)
+  int poly_face = -1;               // Polygon of a polyhedron
+  Vec3 disc_centre = Vec3::Zero();  // Polygon of a cylinder end
+  double disc_sign = 1.0;
+};
+
+Support support_feature(const PosedPiece& p, const Vec3& d) {
+  Support s;
+  const int piece = p.geometry->piece;
+  switch (p.geometry->kind) {
+    case PieceKind::Polyhedron: {
+      const PosedPolyhedron& poly = p.poly;
+      int best_face = 0;
+      for (int f = 1; f < static_cast<int>(poly.normals.size()); ++f) {
+        if (poly.normals[f].dot(d) > poly.normals[best_face].dot(d)) best_face = f;
+      }
+      if (poly.normals[best_face].dot(d) >= kParallelCos) {
+        s.kind = Support::Polygon;
+        s.poly_face = best_face;
+        s.interior = face_feature(best_face, piece);
+        return s;
+      }
+      const int v = poly.min_vertex(-d);
+      const Polyhedron& shape = *poly.shape;
+      int best_edge = -1;
+      double best_cos = kParallelSin;
+      for (int k = shape.vertex_edge_start[v]; k < shape.vertex_edge_start[v + 1]; ++k) {
+        const Polyhedron::Edge& e = shape.edges[shape.vertex_edges[k]];
+        const double c = std::abs((poly.vertices[e.v1] - poly.vertices[e.v0]).normalized().dot(d));
+        if (c <= best_cos) best_cos = c, best_edge = shape.vertex_edges[k];
+      }
+      if (best_edge >= 0) {
+        const Polyhedron::Edge& e = shape.edges[best_edge];
+        s.kind = Support::Segment;
+        s.points[0] = poly.vertices[e.v0];
+        s.points[1] = poly.vertices[e.v1];
+        s.point_features[0] = vertex_feature(e.v0, piece);
+        s.point_features[1] = vertex_feature(e.v1, piece);
+        s.interior = edge_feature(best_edge, piece);
+        return s;
+      }
+      s.points[0] = poly.vertices[v];
+      s.point_features[0] = s.interior = vertex_feature(v, piece);
+      return s;
+    }
+    case PieceKind::Sphere:
+      s.points[0] = p.pose.position + p.geometry->radius_m * d;
+      s.point_features[0] = s.interior = face_feature(0, piece);
+      return s;
+    case PieceKind::Capsule:
+    case PieceKind::Cylinder: {
+      const bool capsule = p.geometry->kind == PieceKind::Capsule;
+      const Vec3 axis = p.axis();
+      const double along = axis.dot(d);
+      const double r = p.geometry->radius_m;
+      const Vec3 radial = capsule ? d : direction_or(d - along * axis, axis.unitOrthogonal());
+      if (std::abs(along) <= kParallelSin) {
+        s.kind = Support::Segment;
+        s.points[0] = capsule_end(p, 1.0) + r * radial;
+        s.points[1] = capsule_end(p, -1.0) + r * radial;
+        s.point_features[0] = capsule ? face_feature(kSide, piece) : edge_feature(kPlusRim, piece);
+        s.point_features[1] = capsule ? face_feature(kSide, piece) : edge_feature(kMinusRim, piece);
+        s.interior = face_feature(kSide, piece);
+        return s;
+      }
+      const double sign = along > 0 ? 1.0 : -1.0;
+      if (!capsule && std::abs(along) >= kParallelCos) {
+        s.kind = Support::Polygon;
+        s.disc_centre = capsule_end(p, sign);
+        s.disc_sign = sign;
+        s.interior = face_feature(sign > 0 ? kPlusCap : kMinusCap, piece);
+        return s;
+      }
+      s.points[0] = capsule_end(p, sign) + r * radial;
+      s.point_features[0] = s.interior = capsule
+                                             ? face_feature(sign > 0 ? kPlusCap : kMinusCap, piece)
+                                             : edge_feature(sign > 0 ? kPlusRim : kMinusRim, piece);
+      return s;
+    }
+    case PieceKind::HalfSpace:
+      break;
+  }
+  return s;
+}
+
+// The octagon of a flat cylinder end, counter-clockwise about its outward normal.
+Vec3 disc_corner(const PosedPiece& p, const Support& s, int k) {
+  const double theta = s.disc_sign * 2.0 * M_PI * k / kRimPoints;
+  return s.disc_centre + p.geometry->radius_m * (std::cos(theta) * p.rotation.col(0) +
+                                                 std::sin(theta) * p.rotation.col(1));
+}
+
+void load_reference(const PosedPiece& p, const Support& s, ReferenceFace* ref) {
+  if (s.poly_face >= 0) {
+    load_reference_face(p.poly, s.poly_face, p.geometry->piece, ref);
+    return;
+  }
+  const int rim = s.disc_sign > 0 ? kPlusRim : kMinusRim;
+  ref->corners.clear();
+  ref->corner_features.assign(kRimPoints, edge_feature(rim, p.geometry->piece));
+  ref->edge_features.assign(kRimPoints, edge_feature(rim, p.geometry->piece));
+  for (int k = 0; k < kRimPoints; ++k) ref->corners.push_back(disc_corner(p, s, k));
+  ref->face = s.interior;
+  ref->normal = s.disc_sign * p.axis();
+  ref->offset = ref->normal.dot(s.disc_centre);
+}
+
+void load_incident(const PosedPiece& p, const Support& s, ClipScratch* clip) {
+  if (s.poly_face >= 0) {
+    load_incident_face(p.poly, s.poly_face, p.geometry->piece, clip);
+    return;
+  }
+  clip->polygon.clear();
+  clip->incident_interior = s.interior;
+  ClipPoint q;
+  q.segment = s.interior;
+  if (s.kind == Support::Polygon) {
+    q.incident = edge_feature(s.disc_sign > 0 ? kPlusRim : kMinusRim, p.geometry->piece);
+    for (int k = 0; k < kRimPoints; ++k) {
+      q.p = disc_corner(p, s, k);
+      clip->polygon.push_back(q);
+    }
+    return;
+  }
+  for (int k = 0; k < (s.kind == Support::Segment ? 2 : 1); ++k) {
+    q.p = s.points[k];
+    q.incident = s.point_features[k];
+    clip->polygon.push_back(q);
+  }
+}
+
+// Best axis (from B toward A) among the face normals and curved axes of the pair and their
+// cross products with edges, by the separation of the support functions (a lower bound of
+// the signed distance, exact when the closest features are flat).
+struct AxisQuery {
+  Vec3 axis = Vec3::UnitZ();
+  double separation = -std::numeric_limits<double>::infinity();
+};
+
+AxisQuery best_support_axis(const PosedPiece& a, const PosedPiece& b) {
+  AxisQuery best;
+  auto consider = [&](const Vec3& axis) {
+    const double norm = axis.norm();
+    if (norm < 1e-9) return;
+    for (double sign : {1.0, -1.0}) {
+      const Vec3 n = sign * axis / norm;
+      const double separation = -a.support(-n) - b.support(n);
+      if (separation > best.separation) best = {n, separation};
+    }
+  };
+  for (const PosedPiece* p : {&a, &b}) {
+    if (p->geometry->kind == PieceKind::Polyhedron) {
+      for (const Vec3& n : p->poly.normals) consider(n);
+      continue;
+    }
+    consider(p->axis());
+    const PosedPiece* q = p == &a ? &b : &a;
+    if (q->geometry->kind == PieceKind::Polyhedron) {
+      for (const Polyhedron::Edge& e : q->geometry->polyhedron.edges) {
+        consider(p->axis().cross(q->poly.vertices[e.v1] - q->poly.vertices[e.v0]));
+      }
+    } else if (p == &a) {
+      consider(a.axis().cross(b.axis()));
+    }
+  }
+  return best;
+}
+
+// Turns a direction that is within kParallelSin of a face normal (or a curved axis, or its
+// perpendicular plane) exactly onto it, so the supporting features come out flat.
+Vec3 snap_direction(const PosedPiece& a, const PosedPiece& b, const Vec3& n) {
+  for (const PosedPiece* p : {&b, &a}) {
+    const double sign = p == &b ? 1.0 : -1.0;  // B's outward normals point along n, A's against
+    if (p->geometry->kind == PieceKind::Polyhedron) {
+      for (const Vec3& face_normal : p->poly.normals) {
+        if (sign * face_normal.dot(n) >= kParallelCos) return sign * face_normal;
+      }
+    } else if (p->geometry->kind != PieceKind::Sphere) {
+      const Vec3 axis = p->axis();
+      const double along = axis.dot(n);
+      if (std::abs(along) >= kParallelCos) return along > 0 ? axis : Vec3(-axis);
+      if (std::abs(along) <= kParallelSin) return (n - along * axis).normalized();
+    }
+  }
+  return n;
+}
+
+fcl::Transform3d fcl_transform(const PosedPiece& p) {
+  fcl::Transform3d tf = fcl::Transform3d::Identity();
+  tf.linear() = p.rotation;
+  tf.translation() = p.pose.position;
+  return tf;
+}
+
+void fcl_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
+                  NarrowphaseScratch* scratch, std::vector<Contact>* out) {
+  const double size = a.geometry->size_m + b.geometry->size_m;
+  fcl::DistanceRequestd request(true, true);
+  request.distance_tolerance = kGjkToleranceRel * size;
+  request.gjk_solver_type = fcl::GST_LIBCCD;
+  fcl::DistanceResultd result;
+  double gap = fcl::distance(a.geometry->fcl->geometry.get(), fcl_transform(a),
+                             b.geometry->fcl->geometry.get(), fcl_transform(b), request, result);
+  const bool gjk_ok = std::isfinite(gap);
+  const Vec3 pa = result.nearest_points[0], pb = result.nearest_points[1];
+  // A face normal or axis that separates as much as GJK's distance (touching shapes give GJK
+  // no direction at all) is the exact normal and makes flat supports; else GJK's direction.
+  const AxisQuery flat = best_support_axis(a, b);
+  Vec3 n = flat.axis;
+  if (!gjk_ok) {
+    gap = flat.separation;
+  } else if ((pa - pb).norm() > kTouchingRel * size &&
+             flat.separation < gap - kTouchingRel * size) {
+    n = (gap >= 0 ? Vec3(pa - pb) : Vec3(pb - pa)).normalized();
+  }
+  if (gap > margin) return;
+  n = snap_direction(a, b, n);
+
+  const Support sa = support_feature(a, -n);
+  const Support sb = support_feature(b, n);
+  const size_t first = out->size();
+  const double merge = kMergeRel * size;
+  ClipScratch* clip = &scratch->clip;
+  if (sb.kind == Support::Polygon || sa.kind == Support::Polygon) {
+    const bool reference_on_b = sb.kind == Support::Polygon;
+    load_reference(reference_on_b ? b : a, reference_on_b ? sb : sa, &clip->reference);
+    load_incident(reference_on_b ? a : b, reference_on_b ? sa : sb, clip);
+    clip_against_reference(merge, clip);
+    emit_clipped(*clip, reference_on_b, margin, out);
+  } else if (sa.kind == Support::Segment && sb.kind == Support::Segment) {
+    // Two parallel lines (cylinder sides, an edge along a side): both ends of the overlap.
+    const Vec3 ua = sa.points[1] - sa.points[0], ub = sb.points[1] - sb.points[0];
+    if (ua.normalized().cross(ub.normalized()).norm() <= kParallelSin) {
+      const double length = ua.norm();
+      const Vec3 u = ua / length;
+      double lo = u.dot(sb.points[0] - sa.points[0]), hi = u.dot(sb.points[1] - sa.points[0]);
+      if (lo > hi) std::swap(lo, hi);
+      lo = std::max(lo, 0.0);
+      hi = std::min(hi, length);
+      if (hi - lo > merge) {
+        for (double along : {lo, hi}) {
+          const Vec3 qa = sa.points[0] + along * u;
+          const Vec3 qb = sb.points[0] + segment_param(qa, sb.points[0], sb.points[1]) * ub;
+          const double g = n.dot(qa - qb);
+          if (g <= margin) push_contact(qb, n, g, sa.interior, sb.interior, out);
+        }
+      }
+    }
+  }
+  if (out->size() == first) {
+    // A single contact at GJK's closest points, or B's supporting point when GJK failed.
+    const Vec3 point_b = gjk_ok                        ? pb
+                         : sb.kind == Support::Polygon ? Vec3(pa - gap * n)
+                                                       : sb.points[0];
+    push_contact(point_b, n, gap, sa.interior, sb.interior, out);
+  }
+}
+
+std::shared_ptr<const FclShape> make_fcl_shape(const PieceGeometry& g, const ConvexShape& shape) {
+  auto out = std::make_shared<FclShape>();
+  switch (g.kind) {
+    case PieceKind::Sphere:
+      out->geometry = std::make_shared<fcl::Sphered>(g.radius_m);
+      break;
+    case PieceKind::Capsule:
+      out->geometry = std::make_shared<fcl::Capsuled>(g.radius_m, 2.0 * g.half_length_m);
+      break;
+    case PieceKind::Cylinder:
+      out->geometry = std::make_shared<fcl::Cylinderd>(g.radius_m, 2.0 * g.half_length_m);
+      break;
+    case PieceKind::Polyhedron:
+      if (const Box* box = std::get_if<Box>(&shape)) {
+        out->geometry = std::make_shared<fcl::Boxd>(2.0 * box->half_extents_m);
+      } else {
+        const Polyhedron& poly = g.polyhedron;
+        auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(poly.vertices.begin(),
+                                                                     poly.vertices.end());
+        auto faces = std::make_shared<std::vector<int>>();
+        for (const Polyhedron::Face& f : poly.faces) {
+          faces->push_back(f.count);
+          for (int k = 0; k < f.count; ++k) faces->push_back(poly.corner_ids[f.first + k]);
+        }
+        out->geometry =
+            std::make_shared<fcl::Convexd>(vertices, static_cast<int>(poly.faces.size()), faces);
+      }
+      break;
+    case PieceKind::HalfSpace:
+      return nullptr;
+  }
+  out->geometry->computeLocalAABB();
+  return out;
+}
+
+void require_positive(double value, const char* what) {
+  if (!(value > 0.0) || !std::isfinite(value)) {
+    throw std::invalid_argument(std::string(what) + " must be positive and finite");
+  }
+}
+
+}  // namespace
+
+PieceGeometry make_piece_geometry(const ConvexShape& shape, const Pose& local, int piece) {
+  PieceGeometry g;
+  g.piece = piece;
+  g.local = local;
+  if (const Box* box = std::get_if<Box>(&shape)) {
+    for (int i = 0; i < 3; ++i) require_positive(box->half_extents_m[i], "box half extents");
+    g.kind = PieceKind::Polyhedron;
+    g.polyhedron = make_box_polyhedron(box->half_extents_m);
+  } else if (const ConvexMesh* mesh = std::get_if<ConvexMesh>(&shape)) {
+    g.kind = PieceKind::Polyhedron;
+    g.polyhedron = make_mesh_polyhedron(*mesh);
+  } else if (const Sphere* sphere = std::get_if<Sphere>(&shape)) {
+    require_positive(sphere->radius_m, "sphere radius");
+    g.kind = PieceKind::Sphere;
+    g.radius_m = sphere->radius_m;
+  } else if (const Capsule* capsule = std::get_if<Capsule>(&shape)) {
+    require_positive(capsule->radius_m, "capsule radius");
+    require_positive(capsule->half_length_m, "capsule half length");
+    g.kind = PieceKind::Capsule;
+    g.radius_m = capsule->radius_m;
+    g.half_length_m = capsule->half_length_m;
+  } else if (const Cylinder* cylinder = std::get_if<Cylinder>(&shape)) {
+    require_positive(cylinder->radius_m, "cylinder radius");
+    require_positive(cylinder->half_length_m, "cylinder half length");
+    g.kind = PieceKind::Cylinder;
+    g.radius_m = cylinder->radius_m;
+    g.half_length_m = cylinder->half_length_m;
+  }
+  if (g.kind == PieceKind::Polyhedron) {
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    for (int v : g.polyhedron.hull_vertices) {
+      lo = lo.cwiseMin(g.polyhedron.vertices[v]);
+      hi = hi.cwiseMax(g.polyhedron.vertices[v]);
+    }
+    g.box_center = 0.5 * (lo + hi);
+    g.box_half = 0.5 * (hi - lo);
+    g.size_m = g.polyhedron.radius;
+  } else {
+    const double z = g.half_length_m + (g.kind == PieceKind::Cylinder ? 0.0 : g.radius_m);
+    g.box_half = Vec3(g.radius_m, g.radius_m, z);
+    g.size_m = g.kind == PieceKind::Cylinder ? std::hypot(g.radius_m, g.half_length_m) : z;
+  }
+  g.fcl = make_fcl_shape(g, shape);
+  return g;
+}
+
+PieceGeometry make_half_space_geometry(const HalfSpace& half_space) {
+  PieceGeometry g;
+  g.kind = PieceKind::HalfSpace;
+  const double norm = half_space.normal.norm();
+  require_positive(norm, "half-space normal length");
+  g.plane_normal = half_space.normal / norm;
+  g.plane_offset_m = half_space.offset_m / norm;
+  g.size_m = 1.0;
+  return g;
+}
+
+void PosedPiece::set_pose(const PieceGeometry& g, const Pose& body_pose) {
+  geometry = &g;
+  pose.position = body_pose.to_world(g.local.position);
+  pose.orientation = body_pose.orientation * g.local.orientation;
+  rotation = pose.orientation.toRotationMatrix();
+  if (g.kind == PieceKind::HalfSpace) {
+    normal = rotation * g.plane_normal;
+    offset = g.plane_offset_m + normal.dot(pose.position);
+    return;
+  }
+  Vec3 half;
+  if (g.kind == PieceKind::Cylinder) {
+    // The disc's extent along world axis i is r sqrt(1 - a_i^2).
+    const Vec3 a = axis();
+    for (int i = 0; i < 3; ++i) {
+      half[i] = g.half_length_m * std::abs(a[i]) +
+                g.radius_m * std::sqrt(std::max(0.0, 1.0 - a[i] * a[i]));
+    }
+  } else if (g.kind == PieceKind::Capsule) {
+    half = g.half_length_m * axis().cwiseAbs() + Vec3::Constant(g.radius_m);
+  } else {
+    half = rotation.cwiseAbs() * g.box_half;
+  }
+  const Vec3 centre = pose.position + rotation * g.box_center;
+  aabb_min = centre - half;
+  aabb_max = centre + half;
+}
+
+void PosedPiece::pose_polyhedron(int stamp) {
+  if (geometry->kind != PieceKind::Polyhedron || poly_stamp == stamp) return;
+  poly.set_pose(geometry->polyhedron, pose);
+  poly_stamp = stamp;
+}
+
+double PosedPiece::support(const Vec3& d) const {
+  const PieceGeometry& g = *geometry;
+  const Vec3& c = pose.position;
+  switch (g.kind) {
+    case PieceKind::Polyhedron:
+      return d.dot(poly.vertices[poly.min_vertex(-d)]);
+    case PieceKind::Sphere:
+      return c.dot(d) + g.radius_m * d.norm();
+    case PieceKind::Capsule:
+      return c.dot(d) + g.half_length_m * std::abs(axis().dot(d)) + g.radius_m * d.norm();
+    case PieceKind::Cylinder: {
+      const double along = axis().dot(d);
+      return c.dot(d) + g.half_length_m * std::abs(along) +
+             g.radius_m * (d - along * axis()).norm();
+    }
+    case PieceKind::HalfSpace:
+      break;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+double signed_distance(const PosedPiece& piece, const Vec3& p) {
+  const PieceGeometry& g = *piece.geometry;
+  const Vec3& c = piece.pose.position;
+  switch (g.kind) {
+    case PieceKind::Polyhedron:
+      return closest_point(piece.poly, p).distance;
+    case PieceKind::Sphere:
+      return (p - c).norm() - g.radius_m;
+    case PieceKind::Capsule: {
+      const Vec3 p0 = capsule_end(piece, -1.0), p1 = capsule_end(piece, 1.0);
+      return (p - (p0 + segment_param(p, p0, p1) * (p1 - p0))).norm() - g.radius_m;
+    }
+    case PieceKind::Cylinder: {
+      const double z = piece.axis().dot(p - c);
+      const double rho = (p - c - z * piece.axis()).norm();
+      const double dz = std::abs(z) - g.half_length_m, dr = rho - g.radius_m;
+      if (dz <= 0.0 && dr <= 0.0) return std::max(dz, dr);
+      return std::hypot(std::max(dz, 0.0), std::max(dr, 0.0));
+    }
+    case PieceKind::HalfSpace:
+      return piece.normal.dot(p) - piece.offset;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+void piece_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
+                    NarrowphaseScratch* scratch, std::vector<Contact>* out) {
+  const PieceKind ka = a.geometry->kind, kb = b.geometry->kind;
+  const size_t first = out->size();
+  if (ka == PieceKind::HalfSpace && kb == PieceKind::HalfSpace) return;
+  if (kb == PieceKind::HalfSpace) return half_space_contacts(a, b, margin, out);
+  if (ka == PieceKind::HalfSpace) {
+    half_space_contacts(b, a, margin, out);
+    return flip_contacts(first, out);
+  }
+  if (ka == PieceKind::Sphere && kb != PieceKind::Cylinder)
+    return sphere_contacts(a, b, margin, out);
+  if (kb == PieceKind::Sphere && ka != PieceKind::Cylinder) {
+    sphere_contacts(b, a, margin, out);
+    return flip_contacts(first, out);
+  }
+  if (ka == PieceKind::Polyhedron && kb == PieceKind::Polyhedron) {
+    return polyhedron_contacts(a.poly, a.geometry->piece, b.poly, b.geometry->piece, margin,
+                               &scratch->clip, out);
+  }
+  if (ka == PieceKind::Capsule && kb == PieceKind::Capsule)
+    return capsule_contacts(a, b, margin, out);
+  fcl_contacts(a, b, margin, scratch, out);
+}
+
+}  // namespace pivot

@@ -1,0 +1,50 @@
+// Names and comparisons of the plain contact data, as printed by the programs.
+#include "pivot/contact.hpp"
+
+namespace pivot {
+
+const char* to_string(FeatureType type) {
+  switch (type) {
+    case FeatureType::Vertex:
+      return "vertex";
+    case FeatureType::Edge:
+      return "edge";
+    case FeatureType::Face:
+      return "face";
+  }
+  return "unknown";
+}
+
+bool operator==(const Feature& a, const Feature& b) {
+  return a.type == b.type && a.index == b.index && a.piece == b.piece;
+}
+bool operator!=(const Feature& a, const Feature& b) { return !(a == b); }
+
+std::string describe(const Feature& feature) {
+  std::string out(1, to_string(feature.type)[0]);
+  out += std::to_string(feature.index);
+  if (feature.piece != 0) out += "@p" + std::to_string(feature.piece);
+  return out;
+}
+
+const char* to_string(NonconvexMode mode) {
+  switch (mode) {
+    case NonconvexMode::Off:
+      return "off";
+    case NonconvexMode::Groups:
+      return "groups";
+  }
+  return "unknown";
+}
+
+bool parse_nonconvex_mode(const std::string& text, NonconvexMode* mode) {
+  for (NonconvexMode m : {NonconvexMode::Off, NonconvexMode::Groups}) {
+    if (text == to_string(m)) {
+      *mode = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace pivot

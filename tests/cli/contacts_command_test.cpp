@@ -1,0 +1,83 @@
+// `pivot contacts` run as a user runs it: the real program, its exit code and its output.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct ProgramRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+ProgramRun run_pivot(const std::string& arguments) {
+  const std::string command = std::string(PIVOT_CLI_PATH) + " " + arguments + " 2>&1";
+  ProgramRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+std::string scene(const std::string& name) {
+  return std::string(PIVOT_SOURCE_DIR) + "/scenes/" + name;
+}
+
+TEST(ContactsCommand, BoxOnPlaneHasItsFourCorners) {
+  // The scene's margin is derived: |g| h^2 = 9.81 * 0.01^2 m.
+  const ProgramRun run = run_pivot("contacts " + scene("box_on_plane.json"));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find(scene("box_on_plane.json") +
+                            ": 4 contacts, 0 groups (margin 0.000981 m, nonconvex groups)\n"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("  box  ground  (-0.1, -0.1, 0)  (0, 0, 1)  0        v0 / f0\n"),
+            std::string::npos)
+      << run.output;
+}
+
+TEST(ContactsCommand, PegCornersOverTheHoleFormGroupsWithinALargerMargin) {
+  // The peg's four bottom corners hang 1 cm inside the 0.12 m hole's walls, 2 cm above its
+  // rim: each meets the rim edges of the two pieces at that corner of the hole, which meet
+  // in a concave corner, so every corner gets one group per piece (8). The block's four
+  // pieces stand on the ground with four corners each, four of them shared by two pieces
+  // and reported once (12 contacts).
+  const ProgramRun run =
+      run_pivot("contacts --margin 0.03 --json " + scene("block_with_hole.json"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json out = nlohmann::json::parse(run.output);
+  EXPECT_EQ(out["contacts"].size(), 12u);
+  ASSERT_EQ(out["groups"].size(), 8u);
+  for (const auto& g : out["groups"]) {
+    // Both bodies move, so A is the first in the file: the vertex is on B.
+    EXPECT_EQ(g["body_a"], "block");
+    EXPECT_EQ(g["body_b"], "peg");
+    EXPECT_EQ(g["vertex_on_a"], false);
+    EXPECT_EQ(g["feature_a"]["type"], "edge");
+    EXPECT_EQ(g["feature_b"]["type"], "vertex");
+    ASSERT_EQ(g["sides"].size(), 2u);
+    EXPECT_NEAR(g["sides"][0]["gap_m"].get<double>() + g["sides"][1]["gap_m"].get<double>(), 0.03,
+                1e-12);  // 2 cm above the top, 1 cm beside the wall
+  }
+  const ProgramRun off =
+      run_pivot("contacts --margin 0.03 --nonconvex off " + scene("block_with_hole.json"));
+  EXPECT_EQ(off.exit_code, 0) << off.output;
+  EXPECT_NE(off.output.find("contacts, 0 groups (margin 0.03 m, nonconvex off)"), std::string::npos)
+      << off.output;
+}
+
+TEST(ContactsCommand, UnknownModeIsAnError) {
+  const ProgramRun run = run_pivot("contacts --nonconvex sometimes " + scene("box_on_plane.json"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.output.find("--nonconvex must be off or groups, got 'sometimes'"),
+            std::string::npos)
+      << run.output;
+}
+
+}  // namespace

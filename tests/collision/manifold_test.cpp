@@ -1,0 +1,93 @@
+// Sutherland-Hodgman clipping with features, and the separating-axis choice.
+#include "collision/manifold.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pivot {
+namespace {
+
+// A 2x2 square reference face in the plane z = 0, normal +z, counter-clockwise.
+void load_square(ReferenceFace* ref) {
+  ref->corners = {Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)};
+  ref->corner_features.clear();
+  ref->edge_features.clear();
+  for (int k = 0; k < 4; ++k) {
+    ref->corner_features.push_back({FeatureType::Vertex, 10 + k, 0});
+    ref->edge_features.push_back({FeatureType::Edge, 20 + k, 0});
+  }
+  ref->face = {FeatureType::Face, 30, 0};
+  ref->normal = Vec3::UnitZ();
+  ref->offset = 0.0;
+}
+
+TEST(Manifold, ClippedCornersAndCrossingsCarryTheirFeatures) {
+  ClipScratch scratch;
+  load_square(&scratch.reference);
+  // An incident triangle with one corner inside and two beyond the +x edge.
+  scratch.polygon.clear();
+  const Vec3 corners[3] = {Vec3(0, 0, 0.1), Vec3(2, -0.5, 0.1), Vec3(2, 0.5, 0.1)};
+  for (int k = 0; k < 3; ++k) {
+    ClipPoint q;
+    q.p = corners[k];
+    q.incident = {FeatureType::Vertex, k, 1};
+    q.segment = {FeatureType::Edge, k, 1};  // edge k from corner k to k + 1
+    scratch.polygon.push_back(q);
+  }
+  scratch.incident_interior = {FeatureType::Face, 0, 1};
+  clip_against_reference(1e-12, &scratch);
+  ASSERT_EQ(scratch.polygon.size(), 3u);
+  EXPECT_EQ(scratch.polygon[0].incident, (Feature{FeatureType::Vertex, 0, 1}));
+  EXPECT_EQ(scratch.polygon[0].reference, (Feature{FeatureType::Face, 30, 0}));
+  // Incident edges 0 and 2 cross reference edge 1 (x = 1).
+  EXPECT_TRUE(scratch.polygon[1].p.isApprox(Vec3(1, -0.25, 0.1)));
+  EXPECT_EQ(scratch.polygon[1].incident, (Feature{FeatureType::Edge, 0, 1}));
+  EXPECT_EQ(scratch.polygon[1].reference, (Feature{FeatureType::Edge, 21, 0}));
+  EXPECT_TRUE(scratch.polygon[2].p.isApprox(Vec3(1, 0.25, 0.1)));
+  EXPECT_EQ(scratch.polygon[2].incident, (Feature{FeatureType::Edge, 2, 1}));
+
+  std::vector<Contact> contacts;
+  emit_clipped(scratch, true, 0.2, &contacts);
+  ASSERT_EQ(contacts.size(), 3u);
+  EXPECT_NEAR(contacts[1].gap_m, 0.1, 1e-15);
+  EXPECT_TRUE(contacts[1].point.isApprox(Vec3(1, -0.25, 0)));  // on the reference (B)
+  contacts.clear();
+  emit_clipped(scratch, true, 0.05, &contacts);  // all beyond this margin
+  EXPECT_TRUE(contacts.empty());
+}
+
+TEST(Manifold, BiggerIncidentFaceIsCutAtTheReferenceCorners) {
+  ClipScratch scratch;
+  load_square(&scratch.reference);
+  scratch.polygon.clear();
+  const Vec3 corners[4] = {Vec3(-3, -3, 0), Vec3(3, -3, 0), Vec3(3, 3, 0), Vec3(-3, 3, 0)};
+  for (int k = 0; k < 4; ++k) {
+    ClipPoint q;
+    q.p = corners[k];
+    q.incident = {FeatureType::Vertex, k, 1};
+    q.segment = {FeatureType::Edge, k, 1};
+    scratch.polygon.push_back(q);
+  }
+  scratch.incident_interior = {FeatureType::Face, 5, 1};
+  clip_against_reference(1e-12, &scratch);
+  ASSERT_EQ(scratch.polygon.size(), 4u);
+  for (const ClipPoint& q : scratch.polygon) {
+    // Each result is a corner of the reference face inside the incident face.
+    EXPECT_EQ(q.reference.type, FeatureType::Vertex);
+    EXPECT_EQ(q.incident, (Feature{FeatureType::Face, 5, 1}));
+    EXPECT_NEAR(q.p.x() * q.p.x(), 1.0, 1e-12);
+    EXPECT_NEAR(q.p.y() * q.p.y(), 1.0, 1e-12);
+  }
+}
+
+TEST(Manifold, ClosestSegmentParameters) {
+  double s = 0, t = 0;
+  closest_segment_params(Vec3(-1, 0, 0), Vec3(1, 0, 0), Vec3(0.5, -1, 1), Vec3(0.5, 1, 1), &s, &t);
+  EXPECT_NEAR(s, 0.75, 1e-15);
+  EXPECT_NEAR(t, 0.5, 1e-15);
+  closest_segment_params(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(3, -1, 0), Vec3(3, 1, 0), &s, &t);
+  EXPECT_EQ(s, 1.0);  // clamped at the end
+  EXPECT_NEAR(t, 0.5, 1e-15);
+}
+
+}  // namespace
+}  // namespace pivot

@@ -1,0 +1,192 @@
+// Curved shapes: exact closed forms (spheres, capsules, planes) and FCL's closest points
+// with the supporting features clipped (cylinders, capsules on polyhedra).
+#include "collision/narrowphase.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "collision/collision_scene.hpp"
+
+namespace pivot {
+namespace {
+
+using test::about;
+using test::box;
+using test::CollisionScene;
+using test::has_contact;
+using test::pose_at;
+
+// GJK in FCL stops at 1e-10 of the pair's size; closed forms are exact to round-off.
+constexpr double kGjkTol = 1e-8;
+constexpr double kTol = 1e-12;
+
+TEST(Narrowphase, SphereOnBoxFaceEdgeAndCorner) {
+  CollisionScene s;
+  s.add("box", box(0.5, 0.5, 0.5), Pose{}, true);
+  const int ball = s.add("ball", Sphere{0.1}, pose_at(Vec3(0.2, 0.1, 0.6 + 2e-3)));
+  CollisionResult r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 1u);
+  EXPECT_NEAR(r.contacts[0].gap_m, 2e-3, kTol);
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(0.2, 0.1, 0.5), Vec3::UnitZ(), kTol));
+  EXPECT_EQ(r.contacts[0].feature_b, (Feature{FeatureType::Face, 4, 0}));
+
+  // Beyond the +x +z edge, on its diagonal.
+  const Vec3 diagonal = Vec3(1, 0, 1).normalized();
+  s.states[ball].pose.position = Vec3(0.5, 0.1, 0.5) + (0.1 + 1e-3) * diagonal;
+  r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 1u);
+  EXPECT_NEAR(r.contacts[0].gap_m, 1e-3, kTol);
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(0.5, 0.1, 0.5), diagonal, kTol));
+  EXPECT_EQ(r.contacts[0].feature_b.type, FeatureType::Edge);
+
+  // Sunk 1 cm into the top face: negative gap, normal out of the nearest face.
+  s.states[ball].pose.position = Vec3(0, 0, 0.59);
+  r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 1u);
+  EXPECT_NEAR(r.contacts[0].gap_m, -0.01, kTol);
+  EXPECT_TRUE(r.contacts[0].normal.isApprox(Vec3::UnitZ()));
+}
+
+TEST(Narrowphase, SpheresAndCapsules) {
+  CollisionScene s;
+  s.add("a", Sphere{0.2}, pose_at(Vec3(0, 0, 0)), true);
+  s.add("b", Sphere{0.3}, pose_at(Vec3(0.3, 0.4, 0)));  // centres 0.5 apart: touching
+  s.add("c", Capsule{0.05, 0.5}, pose_at(Vec3(3, 0, 0.05 + 1e-3), about(Vec3::UnitY(), M_PI / 2)));
+  s.add_ground();
+  const CollisionResult r = s.collide();
+  // a-b: one contact on a's surface toward b.
+  int spheres = 0, capsule_ground = 0;
+  for (const Contact& c : r.contacts) {
+    if (c.body_a == 1 && c.body_b == 0) {
+      ++spheres;
+      EXPECT_NEAR(c.gap_m, 0.0, kTol);
+      EXPECT_TRUE(c.normal.isApprox(Vec3(0.6, 0.8, 0)));
+      EXPECT_LT((c.point - Vec3(0.12, 0.16, 0)).norm(), kTol);
+    }
+    if (c.body_a == 2 && c.body_b == 3) {
+      ++capsule_ground;
+      EXPECT_NEAR(c.gap_m, 1e-3, kTol);
+      EXPECT_NEAR(std::abs(c.point.x() - 3), 0.5, kTol);  // the two cap centres' feet
+    }
+  }
+  EXPECT_EQ(spheres, 1);
+  EXPECT_EQ(capsule_ground, 2);
+}
+
+TEST(Narrowphase, ParallelCapsulesTouchAtBothEndsOfTheOverlap) {
+  CollisionScene s;
+  const Quat along_x = about(Vec3::UnitY(), M_PI / 2);
+  s.add("lower", Capsule{0.1, 0.5}, pose_at(Vec3(0, 0, 0), along_x), true);
+  s.add("upper", Capsule{0.1, 0.5}, pose_at(Vec3(0.3, 0, 0.2 + 1e-3), along_x));
+  const CollisionResult r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 2u);
+  // Overlap of x in [-0.5, 0.5] and [-0.2, 0.8]: ends at x = -0.2 and 0.5.
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(-0.2, 0, 0.1), Vec3::UnitZ(), kTol));
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(0.5, 0, 0.1), Vec3::UnitZ(), kTol));
+  for (const Contact& c : r.contacts) EXPECT_NEAR(c.gap_m, 1e-3, kTol);
+}
+
+TEST(Narrowphase, CylinderStandingOnBoxTouchesAtItsRimOctagon) {
+  // FCL's nearest points coincide for touching shapes; the face normal takes over.
+  for (double gap : {0.0, 1e-3}) {
+    CollisionScene s;
+    s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+    s.add("can", Cylinder{0.1, 0.2}, pose_at(Vec3(0.3, 0.2, 0.2 + gap)));
+    const CollisionResult r = s.collide();
+    ASSERT_EQ(r.contacts.size(), 8u) << "gap " << gap;
+    for (int k = 0; k < 8; ++k) {
+      const double theta = 2 * M_PI * k / 8;
+      const Vec3 p(0.3 + 0.1 * std::cos(theta), 0.2 + 0.1 * std::sin(theta), 0);
+      EXPECT_TRUE(has_contact(r.contacts, p, Vec3::UnitZ(), kGjkTol)) << k;
+    }
+    for (const Contact& c : r.contacts) {
+      EXPECT_NEAR(c.gap_m, gap, kGjkTol);
+      EXPECT_EQ(c.feature_a, (Feature{FeatureType::Edge, 1, 0}));  // the -z rim
+      EXPECT_EQ(c.feature_b, (Feature{FeatureType::Face, 4, 0}));  // the table's top
+    }
+  }
+}
+
+TEST(Narrowphase, CylinderLyingOnBoxAndPlaneTouchesAtBothEndsOfItsLine) {
+  const Quat along_x = about(Vec3::UnitY(), M_PI / 2);
+  for (double gap : {0.0, 2e-3}) {
+    CollisionScene s;
+    s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+    s.add("log", Cylinder{0.1, 0.3}, pose_at(Vec3(0, 0.4, 0.1 + gap), along_x));
+    s.add_ground(-2.0);
+    s.add("log2", Cylinder{0.1, 0.3}, pose_at(Vec3(5, 0, -1.9 + gap), along_x));
+    const CollisionResult r = s.collide();
+    ASSERT_EQ(r.contacts.size(), 4u) << "gap " << gap;
+    for (double x : {-0.3, 0.3}) {
+      EXPECT_TRUE(has_contact(r.contacts, Vec3(x, 0.4, 0), Vec3::UnitZ(), kGjkTol));
+      EXPECT_TRUE(has_contact(r.contacts, Vec3(5 + x, 0, -2), Vec3::UnitZ(), kGjkTol));
+    }
+    for (const Contact& c : r.contacts) EXPECT_NEAR(c.gap_m, gap, kGjkTol);
+  }
+}
+
+TEST(Narrowphase, CapsuleLyingOnBoxTouchesAtBothCapCentres) {
+  CollisionScene s;
+  s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+  s.add("pill", Capsule{0.05, 0.2},
+        pose_at(Vec3(0.1, 0, 0.05 + 1e-3), about(Vec3::UnitX(), M_PI / 2)));
+  const CollisionResult r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 2u);
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(0.1, -0.2, 0), Vec3::UnitZ(), kGjkTol));
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(0.1, 0.2, 0), Vec3::UnitZ(), kGjkTol));
+  for (const Contact& c : r.contacts) EXPECT_NEAR(c.gap_m, 1e-3, kGjkTol);
+}
+
+TEST(Narrowphase, TiltedCylinderTouchesAtItsLowestRimPoint) {
+  // A tilted cylinder whose rim comes near the top face: one contact at the lowest rim
+  // point, at the distance FCL measures.
+  CollisionScene s;
+  s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+  const Quat tilt = about(Vec3::UnitX(), 0.3);
+  const double lowest = 0.2 * std::cos(0.3) + 0.1 * std::sin(0.3);
+  s.add("can", Cylinder{0.1, 0.2}, pose_at(Vec3(0, 0, lowest + 1e-3), tilt));
+  const CollisionResult r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 1u);
+  EXPECT_NEAR(r.contacts[0].gap_m, 1e-3, kGjkTol);
+  EXPECT_LT((r.contacts[0].normal - Vec3::UnitZ()).norm(), 1e-6);
+  EXPECT_EQ(r.contacts[0].feature_a.type, FeatureType::Edge);
+}
+
+TEST(Narrowphase, CylinderOnCylinderAndSphereBesideOne) {
+  // Stacked coaxial cylinders: the upper's bottom octagon lies on the lower's top one.
+  // A sphere beside a post: one contact on the post's side, along the radius.
+  CollisionScene s;
+  s.add("lower", Cylinder{0.1, 0.2}, pose_at(Vec3(0, 0, 0.2)), true);
+  s.add("upper", Cylinder{0.1, 0.2}, pose_at(Vec3(0, 0, 0.6 + 1e-3)));
+  s.add("post", Cylinder{0.1, 0.2}, pose_at(Vec3(2.15 + 2e-3, 0, 0.2)), true);
+  s.add("ball", Sphere{0.05}, pose_at(Vec3(2, 0, 0.2)));
+  const CollisionResult r = s.collide();
+  ASSERT_EQ(r.contacts.size(), 9u);
+  for (int k = 0; k < 8; ++k) {
+    const double theta = 2 * M_PI * k / 8;
+    EXPECT_TRUE(has_contact(r.contacts, Vec3(0.1 * std::cos(theta), 0.1 * std::sin(theta), 0.4),
+                            Vec3::UnitZ(), kGjkTol))
+        << k;
+  }
+  EXPECT_TRUE(has_contact(r.contacts, Vec3(2.052, 0, 0.2), -Vec3::UnitX(), kGjkTol));
+  for (const Contact& c : r.contacts) {
+    EXPECT_NEAR(c.gap_m, c.body_a == 3 ? 2e-3 : 1e-3, kGjkTol);
+  }
+}
+
+TEST(Narrowphase, SignedDistanceOfCurvedPieces) {
+  const PieceGeometry cyl = make_piece_geometry(Cylinder{1.0, 2.0}, Pose{}, 0);
+  PosedPiece p;
+  p.set_pose(cyl, Pose{});
+  EXPECT_NEAR(signed_distance(p, Vec3(0, 0, 3)), 1.0, kTol);
+  EXPECT_NEAR(signed_distance(p, Vec3(4, 0, 6)), 5.0, kTol);  // from the rim: (3, 4)
+  EXPECT_NEAR(signed_distance(p, Vec3(0.5, 0, 0)), -0.5, kTol);
+  const PieceGeometry cap = make_piece_geometry(Capsule{1.0, 2.0}, Pose{}, 0);
+  p.set_pose(cap, Pose{});
+  EXPECT_NEAR(signed_distance(p, Vec3(0, 0, 5)), 2.0, kTol);
+  EXPECT_NEAR(signed_distance(p, Vec3(3, 0, 1)), 2.0, kTol);
+}
+
+}  // namespace
+}  // namespace pivot
