@@ -11,6 +11,8 @@ namespace pivot::cli {
 void add_lcp_commands(CLI::App& app, int* exit_code);
 // `pivot check SCENE` (scene_command.cpp).
 void add_check_command(CLI::App& app, int* exit_code);
+// `pivot run SCENE` and `pivot replay FILE` (run_command.cpp).
+void add_run_commands(CLI::App& app, int* exit_code);
 // `pivot contacts SCENE` (contacts_command.cpp).
 void add_contacts_command(CLI::App& app, int* exit_code);
 

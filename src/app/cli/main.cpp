@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   pivot::cli::add_lcp_commands(app, &exit_code);
   pivot::cli::add_check_command(app, &exit_code);
+  pivot::cli::add_run_commands(app, &exit_code);
   pivot::cli::add_contacts_command(app, &exit_code);
   try {
     app.parse(argc, argv);

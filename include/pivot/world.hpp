@@ -1,0 +1,114 @@
+// The simulation: a scene's bodies moved by Stewart–Trinkle time steps whose contact LCPs
+// are solved by Lloyd's fast Lemke. The scene is the immutable model; WorldState is all
+// that changes, so reset, step-back and replay copy one struct.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pivot/contact.hpp"
+#include "pivot/lcp.hpp"
+#include "pivot/scene.hpp"
+
+namespace pivot {
+
+struct WorldState {
+  double time_s = 0.0;
+  std::int64_t step = 0;
+  std::vector<BodyState> bodies;  // one per scene body
+};
+
+// The impulse a solved contact applied this step, for drawing and contact logs.
+struct ContactImpulse {
+  int contact = -1;             // index into the step's CollisionResult::contacts
+  int island = -1;
+  double normal_ns = 0.0;       // theta [N s]
+  Vec3 friction_ns = Vec3::Zero();  // sum_j phi_j t_j, world frame [N s]
+};
+
+// What one step did, for the CLI summary, the viewer's stats panel and benchmarks.
+struct StepStats {
+  int contacts = 0;
+  int groups = 0;
+  int islands = 0;        // islands with at least one contact (those that need an LCP)
+  int pivots = 0;         // summed over islands
+  int fallbacks = 0;      // islands re-solved with the standard method
+  int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
+  double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
+  double collision_us = 0.0;
+  double assembly_us = 0.0;
+  double solve_us = 0.0;
+  double integrate_us = 0.0;
+};
+
+enum class FailurePolicy {
+  Stop,      // throw SolverFailure after writing the problem file
+  Continue,  // write the problem file, move the island's bodies without contact impulses
+};
+
+struct WorldOptions {
+  FailurePolicy on_failure = FailurePolicy::Stop;
+  // Where the problem of a failed solve is written (pivot-contact format, replay with
+  // `pivot lcp solve FILE`). Empty: the current directory.
+  std::string failure_dir;
+  LemkeOptions lemke;
+};
+
+// A solve that no method could finish. what() names the step, the island and the file.
+class SolverFailure : public std::runtime_error {
+ public:
+  SolverFailure(const std::string& message, std::string problem_file)
+      : std::runtime_error(message), problem_file_(std::move(problem_file)) {}
+  const std::string& problem_file() const { return problem_file_; }
+
+ private:
+  std::string problem_file_;
+};
+
+class World {
+ public:
+  // Throws std::invalid_argument for a scene the stepper cannot run (see validate()).
+  explicit World(Scene scene, WorldOptions options = {});
+  ~World();
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+
+  const Scene& scene() const { return scene_; }
+  // Settings and materials may change between steps (the viewer's sliders): d, h, mu,
+  // method, nonconvex formulation, gravity; the next step uses them.
+  SceneSettings& settings() { return scene_.settings; }
+  std::vector<Material>& materials() { return scene_.materials; }
+  // Overrides every contact's friction coefficient when set (`pivot run --mu`).
+  std::optional<double>& friction_override() { return friction_override_; }
+
+  const WorldState& state() const { return state_; }
+  void set_state(const WorldState& state);  // step back / replay; sizes must match
+  void reset();                              // back to the scene's initial states
+
+  // One time step. Throws SolverFailure under FailurePolicy::Stop.
+  const StepStats& step();
+
+  // Of the last step: contacts and groups found at its start, the impulses applied.
+  const CollisionResult& collision() const;
+  const std::vector<ContactImpulse>& impulses() const { return impulses_; }
+  const StepStats& last_stats() const { return stats_; }
+
+  // Kinetic energy plus potential energy in gravity (zero at the origin) [J].
+  double energy_j() const;
+
+ private:
+  struct Pipeline;
+
+  Scene scene_;
+  WorldOptions options_;
+  WorldState state_;
+  std::optional<double> friction_override_;
+  std::unique_ptr<Pipeline> pipeline_;
+  std::vector<ContactImpulse> impulses_;
+  StepStats stats_;
+};
+
+}  // namespace pivot

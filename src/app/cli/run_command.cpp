@@ -1,0 +1,263 @@
+// `pivot run SCENE`: steps a scene headless, optionally recording its trajectory, and
+// prints a summary. `pivot replay FILE`: validates a recording and summarises it.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "commands.hpp"
+#include "pivot/recording.hpp"
+#include "pivot/scene.hpp"
+#include "pivot/world.hpp"
+
+namespace pivot::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_sigint(int) { g_interrupted = 1; }
+
+struct RunOptions {
+  std::string scene_path;
+  double duration_s = 5.0;
+  std::optional<double> h_s;
+  std::optional<int> d;
+  std::optional<double> mu;
+  std::string method;
+  std::string nonconvex;
+  std::string record_path;
+  int record_every = 1;
+  bool contact_log = false;
+  bool json = false;
+  bool keep_going = false;
+  std::string failure_dir;
+};
+
+struct RunSummary {
+  std::int64_t steps = 0;
+  double sim_time_s = 0.0;
+  double wall_s = 0.0;
+  double contacts_sum = 0.0;
+  int contacts_max = 0;
+  double pivots_sum = 0.0;
+  int pivots_max = 0;
+  double max_penetration_m = 0.0;
+  double energy_start_j = 0.0;
+  double energy_end_j = 0.0;
+  int fallbacks = 0;
+  int failures = 0;
+  double collision_us = 0.0, assembly_us = 0.0, solve_us = 0.0, integrate_us = 0.0;
+  bool interrupted = false;
+};
+
+void apply_overrides(const RunOptions& o, Scene* scene) {
+  if (o.h_s) scene->settings.time_step_s = *o.h_s;
+  if (o.d) scene->settings.friction_directions = *o.d;
+  if (!o.method.empty() && !parse_lcp_method(o.method, &scene->settings.solver)) {
+    throw CLI::ValidationError("--method", "expected standard, structural or reduced, got '" + o.method + "'");
+  }
+  if (!o.nonconvex.empty() && !parse_nonconvex_formulation(o.nonconvex, &scene->settings.nonconvex)) {
+    throw CLI::ValidationError("--nonconvex", "expected max, sum or off, got '" + o.nonconvex + "'");
+  }
+}
+
+void draw_progress(double fraction, bool done) {
+  const int width = 40;
+  const int filled = static_cast<int>(fraction * width);
+  std::fprintf(stderr, "\r[%s%s] %3d%%", std::string(filled, '#').c_str(),
+               std::string(width - filled, ' ').c_str(), static_cast<int>(100 * fraction));
+  if (done) std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s) {
+  const double steps = std::max<double>(1.0, static_cast<double>(s.steps));
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["scene"] = o.scene_path;
+    j["steps"] = s.steps;
+    j["sim_time_s"] = s.sim_time_s;
+    j["wall_time_s"] = s.wall_s;
+    j["real_time_factor"] = s.wall_s > 0 ? s.sim_time_s / s.wall_s : 0.0;
+    j["h_s"] = scene.settings.time_step_s;
+    j["d"] = scene.settings.friction_directions;
+    j["method"] = to_string(scene.settings.solver);
+    j["nonconvex"] = to_string(scene.settings.nonconvex);
+    j["contacts_per_step"] = {{"mean", s.contacts_sum / steps}, {"max", s.contacts_max}};
+    j["pivots_per_step"] = {{"mean", s.pivots_sum / steps}, {"max", s.pivots_max}};
+    j["max_penetration_m"] = s.max_penetration_m;
+    j["energy_change_j"] = s.energy_end_j - s.energy_start_j;
+    j["fallbacks"] = s.fallbacks;
+    j["failures"] = s.failures;
+    j["stage_us_per_step"] = {{"collision", s.collision_us / steps},
+                              {"assembly", s.assembly_us / steps},
+                              {"solve", s.solve_us / steps},
+                              {"integrate", s.integrate_us / steps}};
+    j["interrupted"] = s.interrupted;
+    if (!o.record_path.empty()) j["recording"] = o.record_path;
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  std::printf("scene            %s\n", o.scene_path.c_str());
+  std::printf("steps            %lld (%.3f s simulated, h = %g s, d = %d, %s, nonconvex %s)%s\n",
+              static_cast<long long>(s.steps), s.sim_time_s, scene.settings.time_step_s,
+              scene.settings.friction_directions, to_string(scene.settings.solver),
+              to_string(scene.settings.nonconvex), s.interrupted ? "  [interrupted]" : "");
+  std::printf("wall time        %.3f s (real-time factor %.2f)\n", s.wall_s,
+              s.wall_s > 0 ? s.sim_time_s / s.wall_s : 0.0);
+  std::printf("contacts/step    mean %.1f, max %d\n", s.contacts_sum / steps, s.contacts_max);
+  std::printf("pivots/step      mean %.1f, max %d\n", s.pivots_sum / steps, s.pivots_max);
+  std::printf("stage us/step    collision %.1f, assembly %.1f, solve %.1f, integrate %.1f\n",
+              s.collision_us / steps, s.assembly_us / steps, s.solve_us / steps,
+              s.integrate_us / steps);
+  std::printf("max penetration  %.3g m\n", s.max_penetration_m);
+  std::printf("energy change    %.6g J (%.6g -> %.6g)\n", s.energy_end_j - s.energy_start_j,
+              s.energy_start_j, s.energy_end_j);
+  std::printf("fallbacks        %d, failures %d\n", s.fallbacks, s.failures);
+  if (!o.record_path.empty()) std::printf("recording        %s\n", o.record_path.c_str());
+}
+
+int run_scene(const RunOptions& o) {
+  LoadedScene loaded = read_scene_file(o.scene_path);
+  for (const std::string& w : loaded.warnings) std::cerr << "pivot: warning: " << w << "\n";
+  apply_overrides(o, &loaded.scene);
+  WorldOptions world_options;
+  world_options.on_failure = o.keep_going ? FailurePolicy::Continue : FailurePolicy::Stop;
+  world_options.failure_dir = o.failure_dir;
+  World world(loaded.scene, world_options);
+  if (o.mu) world.friction_override() = *o.mu;
+
+  std::unique_ptr<RecordingWriter> recording;
+  if (!o.record_path.empty()) {
+    recording = std::make_unique<RecordingWriter>(o.record_path, world.scene(), o.scene_path,
+                                                  o.record_every, o.contact_log);
+    recording->record(world);
+  }
+  g_interrupted = 0;
+  std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
+
+  RunSummary s;
+  s.energy_start_j = world.energy_j();
+  const bool progress = !o.json && ::isatty(STDERR_FILENO);
+  const double h = world.scene().settings.time_step_s;
+  const auto steps = static_cast<std::int64_t>(std::llround(o.duration_s / h));
+  const auto start = std::chrono::steady_clock::now();
+  int last_percent = -1;
+  int exit_code = 0;
+  try {
+    for (std::int64_t k = 0; k < steps && !g_interrupted; ++k) {
+      const StepStats& st = world.step();
+      ++s.steps;
+      s.contacts_sum += st.contacts;
+      s.contacts_max = std::max(s.contacts_max, st.contacts);
+      s.pivots_sum += st.pivots;
+      s.pivots_max = std::max(s.pivots_max, st.pivots);
+      s.max_penetration_m = std::max(s.max_penetration_m, st.max_penetration_m);
+      s.fallbacks += st.fallbacks;
+      s.failures += st.failures;
+      s.collision_us += st.collision_us;
+      s.assembly_us += st.assembly_us;
+      s.solve_us += st.solve_us;
+      s.integrate_us += st.integrate_us;
+      if (recording) recording->record(world);
+      const int percent = static_cast<int>(100 * (k + 1) / steps);
+      if (progress && percent != last_percent) {
+        draw_progress(static_cast<double>(k + 1) / steps, k + 1 == steps);
+        last_percent = percent;
+      }
+    }
+  } catch (const SolverFailure& e) {
+    // Keep what was recorded up to the failing step, then report.
+    std::cerr << (progress ? "\n" : "") << "pivot: error: " << e.what() << "\n";
+    exit_code = 1;
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  s.interrupted = g_interrupted != 0;
+  if (progress && s.interrupted) std::fputc('\n', stderr);
+  s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.sim_time_s = world.state().time_s;
+  s.energy_end_j = world.energy_j();
+  if (recording) recording->finish();
+  print_summary(o, world.scene(), s);
+  if (s.interrupted) return 130;  // the shell's convention for death by SIGINT
+  return exit_code;
+}
+
+int replay(const std::string& path, bool json) {
+  const Recording rec = read_recording(path);
+  const double t0 = rec.frames.empty() ? 0.0 : rec.frames.front().time_s;
+  const double t1 = rec.frames.empty() ? 0.0 : rec.frames.back().time_s;
+  if (json) {
+    nlohmann::ordered_json j;
+    j["recording"] = path;
+    j["pivot_version"] = rec.info.pivot_version;
+    j["scene"] = rec.info.scene_path;
+    j["bodies"] = rec.info.bodies;
+    j["frames"] = rec.frames.size();
+    j["t_start_s"] = t0;
+    j["t_end_s"] = t1;
+    j["h_s"] = rec.info.time_step_s;
+    j["d"] = rec.info.friction_directions;
+    j["method"] = rec.info.solver;
+    j["nonconvex"] = rec.info.nonconvex;
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  std::printf("recording  %s (pivot %s)\n", path.c_str(), rec.info.pivot_version.c_str());
+  std::printf("scene      %s\n", rec.info.scene_path.c_str());
+  std::printf("bodies     %zu\n", rec.info.bodies.size());
+  std::printf("frames     %zu, t = %.6g .. %.6g s (h = %g s, every %d steps)\n", rec.frames.size(),
+              t0, t1, rec.info.time_step_s, rec.info.record_every);
+  std::printf("settings   d = %d, %s, nonconvex %s\n", rec.info.friction_directions,
+              rec.info.solver.c_str(), rec.info.nonconvex.c_str());
+  if (!rec.frames.empty()) {
+    const RecordedFrame& last = rec.frames.back();
+    for (size_t k = 0; k < rec.info.bodies.size(); ++k) {
+      const Vec3& p = last.bodies[k].pose.position;
+      std::printf("  %-16s final position (%.6g, %.6g, %.6g) m\n", rec.info.bodies[k].c_str(),
+                  p.x(), p.y(), p.z());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_run_commands(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* run = app.add_subcommand("run", "Simulate a scene headless and print a summary");
+  run->add_option("SCENE", o->scene_path, "Scene file (JSON)")->required();
+  run->add_option("--duration", o->duration_s, "Simulated time [s]")->check(CLI::PositiveNumber);
+  run->add_option("--h", o->h_s, "Time step [s] (overrides the scene)")->check(CLI::PositiveNumber);
+  run->add_option("-d,--directions", o->d, "Friction directions per contact")->check(CLI::Range(2, 256));
+  run->add_option("--mu", o->mu, "Friction coefficient for every contact")->check(CLI::NonNegativeNumber);
+  run->add_option("--method", o->method, "standard | structural | reduced");
+  run->add_option("--nonconvex", o->nonconvex, "max | sum | off");
+  run->add_option("--record", o->record_path, "Write the trajectory to this CSV (+ .json sidecar)");
+  run->add_option("--record-every", o->record_every, "Record every K-th step")->check(CLI::PositiveNumber);
+  run->add_flag("--contacts", o->contact_log, "Also log contacts and impulses (FILE.contacts.csv)");
+  run->add_flag("--json", o->json, "Print the summary as one JSON object");
+  run->add_flag("--keep-going", o->keep_going,
+                "After a failed solve, write the problem file and continue without impulses");
+  run->add_option("--failure-dir", o->failure_dir, "Where failed problems are written (default: .)");
+  run->callback([o, exit_code] { *exit_code = run_scene(*o); });
+
+  auto replay_path = std::make_shared<std::string>();
+  auto replay_json = std::make_shared<bool>(false);
+  CLI::App* rep = app.add_subcommand("replay", "Validate a recording and print its summary");
+  rep->add_option("FILE", *replay_path, "Recording CSV (with FILE.json beside it)")->required();
+  rep->add_flag("--json", *replay_json, "Print the summary as one JSON object");
+  rep->callback([replay_path, replay_json, exit_code] {
+    *exit_code = replay(*replay_path, *replay_json);
+  });
+}
+
+}  // namespace pivot::cli

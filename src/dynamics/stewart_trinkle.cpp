@@ -1,0 +1,89 @@
+#include "stewart_trinkle.hpp"
+
+#include <cmath>
+#include <unordered_map>
+
+#include "rigid_body_motion.hpp"
+
+namespace pivot {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+}  // namespace
+
+std::vector<Vec3> friction_directions(const Vec3& normal, int d) {
+  const Vec3 n = normal.normalized();
+  const Vec3 axis = std::abs(n.x()) > std::sqrt(0.5) ? Vec3::UnitY() : Vec3::UnitX();
+  const Vec3 u = (axis - axis.dot(n) * n).normalized();
+  const Vec3 w = n.cross(u);
+  std::vector<Vec3> directions(d);
+  for (int j = 0; j < d; ++j) {
+    const double angle = 2.0 * kPi * j / d;
+    directions[j] = std::cos(angle) * u + std::sin(angle) * w;
+  }
+  return directions;
+}
+
+ContactColumn contact_column(const Vec3& point, const Vec3& direction, int local_a,
+                             const Vec3& com_a, int local_b, const Vec3& com_b) {
+  // Lloyd Sec. 2: +-(n, r x n) per body, r from the body's reference point (its COM).
+  ContactColumn column;
+  int slot = 0;
+  if (local_a >= 0) {
+    column.body[slot] = local_a;
+    column.block[slot] << direction, (point - com_a).cross(direction);
+    ++slot;
+  }
+  if (local_b >= 0) {
+    column.body[slot] = local_b;
+    column.block[slot] << -direction, -(point - com_b).cross(direction);
+  }
+  return column;
+}
+
+ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& in) {
+  const std::vector<Body>& bodies = *in.bodies;
+  const std::vector<BodyState>& states = *in.states;
+  const int m = static_cast<int>(in.island_bodies.size());
+  std::unordered_map<int, int> local;
+  local.reserve(m);
+  for (int k = 0; k < m; ++k) local.emplace(in.island_bodies[k], k);
+  auto local_index = [&](int global) {
+    auto it = local.find(global);
+    return it == local.end() ? -1 : it->second;
+  };
+
+  ContactProblem problem;
+  problem.d = in.d;
+  problem.mass.resize(m);
+  problem.kx.resize(6 * m);
+  for (int k = 0; k < m; ++k) {
+    const int g = in.island_bodies[k];
+    problem.mass[k] = spatial_mass(bodies[g], states[g].pose.orientation);
+    const Vec6& wrench = in.applied_wrench[k];
+    problem.kx.segment<6>(6 * k) = free_motion_impulse(bodies[g], states[g], in.gravity_mps2,
+                                                       wrench.head<3>(), wrench.tail<3>(), in.h_s);
+  }
+
+  const int n = static_cast<int>(in.contacts.size());
+  problem.mu = in.mu;
+  problem.b.resize(n);
+  problem.normal.reserve(n);
+  problem.friction.reserve(static_cast<size_t>(n) * in.d);
+  for (int i = 0; i < n; ++i) {
+    const Contact& c = *in.contacts[i];
+    const int a = local_index(c.body_a);
+    const int b = local_index(c.body_b);
+    const Vec3 com_a = states[c.body_a].pose.position;
+    const Vec3 com_b = states[c.body_b].pose.position;
+    // Egan (5): nu = n' v + f/h.
+    problem.b[i] = c.gap_m / in.h_s;
+    problem.normal.push_back(contact_column(c.point, c.normal, a, com_a, b, com_b));
+    for (const Vec3& t : friction_directions(c.normal, in.d)) {
+      problem.friction.push_back(contact_column(c.point, t, a, com_a, b, com_b));
+    }
+  }
+  return problem;
+}
+
+}  // namespace pivot

@@ -1,0 +1,44 @@
+// Stewart–Trinkle assembly (Egan (3)-(7), Lloyd (2)-(8)): turns the contacts of one island
+// into the contact LCP that Lloyd's fast Lemke solves, and turns its solution back into
+// body velocities.
+#pragma once
+
+#include <vector>
+
+#include "pivot/body.hpp"
+#include "pivot/contact.hpp"
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+// d unit friction directions evenly spaced in the plane perpendicular to normal, at angles
+// 2 pi j / d from a first direction u. u is the world x axis projected onto the tangent
+// plane (the y axis when the normal is within 45 degrees of x), so the polyhedral cone's
+// orientation is predictable: on an incline its threshold depends on the slope direction
+// relative to these directions (docs/stewart-trinkle.md).
+std::vector<Vec3> friction_directions(const Vec3& normal, int d);
+
+// Body velocity coupling of one contact direction: the column of N~ (or D~) for a unit
+// impulse along direction at point, acting +direction on body_a and -direction on body_b.
+// local_a/local_b are the island-local indices of the bodies, -1 for a fixed body.
+ContactColumn contact_column(const Vec3& point, const Vec3& direction, int local_a,
+                             const Vec3& com_a, int local_b, const Vec3& com_b);
+
+struct StewartTrinkleInput {
+  const std::vector<Body>* bodies = nullptr;
+  const std::vector<BodyState>* states = nullptr;
+  std::vector<int> island_bodies;    // global indices of the island's dynamic bodies
+  std::vector<const Contact*> contacts;
+  std::vector<double> mu;            // per contact
+  std::vector<Vec6> applied_wrench;  // per island body: (force [N], torque [N m]) at the COM
+  Vec3 gravity_mps2 = Vec3(0, 0, -9.81);
+  double h_s = 0.01;
+  int d = 8;
+};
+
+// (island bodies and states, contacts, mu, h, d) => contact LCP. The normal-row offset is
+// the gap stabilisation f/h of Egan (5): the gap at the end of the step stays >= 0 and a
+// potential contact (f > 0) lets the bodies approach by at most f.
+ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& input);
+
+}  // namespace pivot

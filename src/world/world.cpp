@@ -1,0 +1,280 @@
+// World::step reads as the pipeline: collision => islands => assemble => solve =>
+// integrate, each stage timed into StepStats.
+#include "pivot/world.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "contact/islands.hpp"
+#include "dynamics/rigid_body_motion.hpp"
+#include "dynamics/stewart_trinkle.hpp"
+#include "pivot/nonconvex.hpp"
+#include "pivot/problem_file.hpp"
+
+namespace pivot {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double microseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+// Box2D's default friction mixing: a slippery material makes the contact slippery and
+// mixing is symmetric in the two bodies.
+double mixed_friction(double mu_a, double mu_b) { return std::sqrt(mu_a * mu_b); }
+
+
+// Egan Sec. IV asks gamma > |min(a_i, 0)| at the solution, a_i being the sides' rows
+// (velocities, f/h included). Twice the largest approach speed any side sees without
+// impulses, |q|_inf of the plane LCP, plus one, is the paper's "twice the distance the
+// fastest point can travel" per unit time.
+double max_formulation_gamma(const DenseLcp& planes) {
+  return 1.0 + 2.0 * planes.q.cwiseAbs().maxCoeff();
+}
+
+// Egan (24): epsilon caps each corner by a plane; a tenth of a millimetre is below what
+// a viewer shows and far above round-off.
+constexpr double kSummationEpsilon_m = 1e-4;
+
+// (contact problem over planes, groups of sides) => plane impulses, through the max or
+// summation formulation. The group rows couple planes densely, so this is the standard
+// (dense) path.
+LcpResult solve_with_groups(const ContactProblem& planes, const NonconvexGroups& groups,
+                            NonconvexFormulation formulation, double h_s,
+                            const LemkeOptions& lemke) {
+  NonconvexLcp lcp;
+  LcpResult result;
+  if (formulation == NonconvexFormulation::Max) {
+    lcp = build_max_lcp(planes, groups, max_formulation_gamma(assemble_contact_lcp(planes)));
+    MaxGroupOptions options;
+    options.lemke = lemke;
+    result = solve_lcp_with_max_groups(lcp.lcp.M, lcp.lcp.q, lcp.layout, options);
+  } else {
+    lcp = build_summation_lcp(planes, groups, kSummationEpsilon_m / h_s);
+    result = solve_lemke(lcp.lcp.M, lcp.lcp.q, lemke);
+  }
+  if (result.status == LcpStatus::Solved) result.z = plane_solution(lcp, result.z);
+  return result;
+}
+
+}  // namespace
+
+struct World::Pipeline {
+  explicit Pipeline(const std::vector<Body>& bodies) : detector(bodies) {}
+
+  CollisionDetector detector;
+  IslandBuilder islands;
+  const CollisionResult* collision = nullptr;
+  std::vector<Vec6> wrenches;  // per body, at the current time
+  StewartTrinkleInput input;
+  std::vector<Contact> sides;  // the island's group sides as plane contacts
+  NonconvexGroups groups;      // indices of sides in input.contacts
+};
+
+World::World(Scene scene, WorldOptions options)
+    : scene_(std::move(scene)), options_(std::move(options)) {
+  if (scene_.initial_states.size() != scene_.bodies.size()) {
+    throw std::invalid_argument("scene has " + std::to_string(scene_.bodies.size()) +
+                                " bodies but " + std::to_string(scene_.initial_states.size()) +
+                                " initial states");
+  }
+  pipeline_ = std::make_unique<Pipeline>(scene_.bodies);
+  reset();
+}
+
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+void World::reset() {
+  state_ = WorldState{};
+  state_.bodies = scene_.initial_states;
+  impulses_.clear();
+  stats_ = StepStats{};
+  pipeline_->collision = nullptr;
+}
+
+void World::set_state(const WorldState& state) {
+  if (state.bodies.size() != scene_.bodies.size()) {
+    throw std::invalid_argument("state has " + std::to_string(state.bodies.size()) +
+                                " bodies, the scene " + std::to_string(scene_.bodies.size()));
+  }
+  state_ = state;
+  pipeline_->collision = nullptr;
+}
+
+const CollisionResult& World::collision() const {
+  static const CollisionResult none;
+  return pipeline_->collision ? *pipeline_->collision : none;
+}
+
+double World::energy_j() const {
+  double energy = 0.0;
+  for (size_t k = 0; k < scene_.bodies.size(); ++k) {
+    const Body& body = scene_.bodies[k];
+    if (body.fixed) continue;
+    const BodyState& s = state_.bodies[k];
+    const Mat3 R = s.pose.orientation.toRotationMatrix();
+    energy += 0.5 * body.mass_kg * s.twist.linear.squaredNorm() +
+              0.5 * s.twist.angular.dot(R * body.inertia_body_kgm2 * R.transpose() * s.twist.angular) -
+              body.mass_kg * scene_.settings.gravity_mps2.dot(s.pose.position);
+  }
+  return energy;
+}
+
+const StepStats& World::step() {
+  Pipeline& p = *pipeline_;
+  const SceneSettings& settings = scene_.settings;
+  const double h = settings.time_step_s;
+  stats_ = StepStats{};
+  impulses_.clear();
+
+  // (states) => contacts, groups
+  auto t0 = Clock::now();
+  CollisionSettings collision_settings;
+  collision_settings.margin_m = contact_margin_m(scene_);
+  collision_settings.nonconvex = settings.nonconvex == NonconvexFormulation::Off
+                                     ? NonconvexMode::Off
+                                     : NonconvexMode::Groups;
+  p.collision = &p.detector.detect(state_.bodies, collision_settings);
+  const CollisionResult& collision = *p.collision;
+  stats_.contacts = static_cast<int>(collision.contacts.size());
+  stats_.groups = static_cast<int>(collision.groups.size());
+  for (const Contact& c : collision.contacts) {
+    stats_.max_penetration_m = std::max(stats_.max_penetration_m, -c.gap_m);
+  }
+  // (bodies, contacts, groups) => islands
+  const std::vector<Island>& islands = p.islands.build(scene_.bodies, collision);
+  stats_.collision_us = microseconds_since(t0);
+
+  // Scripted wrenches active at this step's start, t0 <= t < t1.
+  p.wrenches.assign(scene_.bodies.size(), Vec6::Zero());
+  for (const ExternalWrench& w : scene_.wrenches) {
+    if (state_.time_s < w.t0_s || state_.time_s >= w.t1_s) continue;
+    const Vec3 arm = state_.bodies[w.body].pose.orientation * w.point_m;
+    p.wrenches[w.body].head<3>() += w.force_n;
+    p.wrenches[w.body].tail<3>() += w.torque_nm + arm.cross(w.force_n);
+  }
+
+  for (int island_index = 0; island_index < static_cast<int>(islands.size()); ++island_index) {
+    const Island& island = islands[island_index];
+    // (island bodies, contacts) => contact LCP
+    t0 = Clock::now();
+    StewartTrinkleInput& in = p.input;
+    in.bodies = &scene_.bodies;
+    in.states = &state_.bodies;
+    in.island_bodies = island.bodies;
+    in.gravity_mps2 = settings.gravity_mps2;
+    in.h_s = h;
+    in.d = settings.friction_directions;
+    in.contacts.clear();
+    in.mu.clear();
+    auto friction_of = [&](int body_a, int body_b) {
+      const double mu_a = scene_.materials[scene_.bodies[body_a].material].friction;
+      const double mu_b = scene_.materials[scene_.bodies[body_b].material].friction;
+      return friction_override_ ? *friction_override_ : mixed_friction(mu_a, mu_b);
+    };
+    // Group sides first, as plane contacts (Egan Sec. IV-V: one plane per side).
+    p.sides.clear();
+    p.groups.clear();
+    for (int g : island.groups) {
+      const ContactGroup& group = collision.groups[g];
+      std::vector<int> members;
+      for (const ContactSide& side : group.sides) {
+        Contact plane;
+        plane.body_a = group.body_a;
+        plane.body_b = group.body_b;
+        plane.point = side.point;
+        plane.normal = side.normal;
+        plane.gap_m = side.gap_m;
+        members.push_back(static_cast<int>(p.sides.size()));
+        p.sides.push_back(plane);
+      }
+      p.groups.push_back(members);
+    }
+    for (const Contact& plane : p.sides) {
+      in.contacts.push_back(&plane);
+      in.mu.push_back(friction_of(plane.body_a, plane.body_b));
+    }
+    for (int c : island.contacts) {
+      const Contact& contact = collision.contacts[c];
+      in.contacts.push_back(&contact);
+      in.mu.push_back(friction_of(contact.body_a, contact.body_b));
+    }
+    in.applied_wrench.clear();
+    for (int b : island.bodies) in.applied_wrench.push_back(p.wrenches[b]);
+    const ContactProblem problem = assemble_stewart_trinkle(in);
+    stats_.assembly_us += microseconds_since(t0);
+
+    // (contact LCP) => impulses; a failed fast solve falls back to the standard method.
+    t0 = Clock::now();
+    VecX z = VecX::Zero(problem.lcp_size());
+    if (problem.num_contacts() > 0) {
+      ++stats_.islands;
+      const bool grouped = !p.groups.empty();
+      LcpResult result = grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, h,
+                                                     options_.lemke)
+                                 : solve_contact(problem, settings.solver, options_.lemke);
+      stats_.pivots += result.pivots;
+      if (!grouped && result.status != LcpStatus::Solved && settings.solver != LcpMethod::Standard) {
+        ++stats_.fallbacks;
+        result = solve_contact(problem, LcpMethod::Standard, options_.lemke);
+        stats_.pivots += result.pivots;
+      }
+      if (result.status == LcpStatus::Solved) {
+        z = result.z;
+      } else {
+        const std::string file = (options_.failure_dir.empty() ? std::string(".")
+                                                               : options_.failure_dir) +
+                                 "/failed-step-" + std::to_string(state_.step) + "-island-" +
+                                 std::to_string(island_index) + ".contact";
+        write_contact_problem(file, ContactProblemFile{problem, std::nullopt});
+        const std::string message =
+            "step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time_s) +
+            " s), island " + std::to_string(island_index) + " with " +
+            std::to_string(problem.num_contacts()) + " contacts: no method solved the LCP (" +
+            to_string(result.status) + "); problem written to " + file;
+        if (options_.on_failure == FailurePolicy::Stop) throw SolverFailure(message, file);
+        ++stats_.failures;
+      }
+    }
+    stats_.solve_us += microseconds_since(t0);
+
+    // (impulses) => velocities, Lloyd (2): v = M^-1 (N~ theta + D~ phi + k~_x)
+    t0 = Clock::now();
+    const VecX v = contact_velocity(problem, z);
+    for (size_t k = 0; k < island.bodies.size(); ++k) {
+      BodyState& s = state_.bodies[island.bodies[k]];
+      s.twist.linear = v.segment<3>(6 * k);
+      s.twist.angular = v.segment<3>(6 * k + 3);
+    }
+    const int n = problem.num_contacts();
+    const int d = problem.d;
+    const int first_contact = static_cast<int>(p.sides.size());
+    for (int i = first_contact; i < n; ++i) {
+      ContactImpulse impulse;
+      impulse.contact = island.contacts[i - first_contact];
+      impulse.island = island_index;
+      impulse.normal_ns = z(i);
+      const std::vector<Vec3> t = friction_directions(in.contacts[i]->normal, d);
+      for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * t[j];
+      impulses_.push_back(impulse);
+    }
+    stats_.integrate_us += microseconds_since(t0);
+  }
+
+  // (velocities) => poses, Egan (4)
+  t0 = Clock::now();
+  for (size_t k = 0; k < scene_.bodies.size(); ++k) {
+    if (!scene_.bodies[k].fixed) integrate_pose(&state_.bodies[k], h);
+  }
+  state_.time_s += h;
+  ++state_.step;
+  stats_.integrate_us += microseconds_since(t0);
+  return stats_;
+}
+
+}  // namespace pivot

@@ -1,0 +1,150 @@
+// `pivot run` and `pivot replay` as a user runs them, including being interrupted and
+// killed mid-run while recording.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <chrono>
+#include <fstream>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "pivot/recording.hpp"
+#include "support/run_program.hpp"
+
+extern char** environ;
+
+namespace pivot {
+namespace {
+
+using test::read_file;
+using test::run_pivot;
+using test::temp_file;
+
+const std::string kStack = std::string(PIVOT_SOURCE_DIR) + "/scenes/block_stack_5.json";
+
+std::string fresh_path(const std::string& name) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  for (const char* suffix : {"", ".json", ".contacts.csv"}) std::remove((path + suffix).c_str());
+  return path;
+}
+
+// Starts `pivot run SCENE --duration 1000 --record PATH` in the background.
+pid_t start_long_run(const std::string& path) {
+  const std::string cli = PIVOT_CLI_PATH;
+  std::vector<std::string> args = {cli, "run", kStack, "--duration", "1000", "--record", path};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+// Waits until the run's temporary recording has grown past a few frames.
+void wait_until_recording(pid_t pid, const std::string& path) {
+  const std::string temp = path + ".tmp." + std::to_string(pid);
+  for (int i = 0; i < 600; ++i) {
+    std::error_code ec;
+    if (std::filesystem::file_size(temp, ec) > 20000 && !ec) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+TEST(RunCommand, JsonSummaryReportsTheRun) {
+  const test::ProgramRun run = run_pivot("run " + kStack + " --duration 0.5 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json j = nlohmann::json::parse(run.output);
+  EXPECT_EQ(j["steps"], 50);
+  EXPECT_NEAR(j["sim_time_s"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(j["fallbacks"], 0);
+  EXPECT_EQ(j["failures"], 0);
+  EXPECT_EQ(j["contacts_per_step"]["max"], 20);
+  EXPECT_LT(j["max_penetration_m"].get<double>(), 1e-6);
+  EXPECT_FALSE(j["interrupted"].get<bool>());
+}
+
+TEST(RunCommand, OverridesReachTheStepper) {
+  const test::ProgramRun run =
+      run_pivot("run " + kStack + " --duration 0.1 --h 0.005 -d 8 --method standard --mu 0.2 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json j = nlohmann::json::parse(run.output);
+  EXPECT_EQ(j["steps"], 20);
+  EXPECT_EQ(j["d"], 8);
+  EXPECT_EQ(j["method"], "standard");
+}
+
+TEST(RunCommand, RecordsAndReplaysTheSameFrames) {
+  const std::string path = fresh_path("run_record.csv");
+  ASSERT_EQ(run_pivot("run " + kStack + " --duration 0.3 --record " + path + " --record-every 3").exit_code, 0);
+  const Recording rec = read_recording(path);
+  EXPECT_EQ(rec.frames.size(), 11u);  // steps 0, 3, ..., 30
+  const test::ProgramRun replay = run_pivot("replay " + path + " --json");
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_EQ(nlohmann::json::parse(replay.output)["frames"], 11);
+}
+
+TEST(RunCommand, BadSceneFailsWithFileLineColumn) {
+  const std::string scene = temp_file("run_bad.json", "{\n  \"bodies\": 3\n}\n");
+  const test::ProgramRun run = run_pivot("run " + scene);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.output.rfind("pivot: error: " + scene + ":2:", 0), 0u) << run.output;
+}
+
+TEST(RunCommand, ReplayOfTruncatedRecordingFails) {
+  const std::string path = fresh_path("replay_truncated.csv");
+  ASSERT_EQ(run_pivot("run " + kStack + " --duration 0.02 --record " + path).exit_code, 0);
+  std::string text = read_file(path);
+  text.resize(text.size() - 20);  // cut the last row short
+  std::ofstream(path) << text;
+  const test::ProgramRun replay = run_pivot("replay " + path);
+  EXPECT_EQ(replay.exit_code, 1);
+  EXPECT_EQ(replay.output.rfind("pivot: error: " + path + ":", 0), 0u) << replay.output;
+}
+
+TEST(RunCommand, SigkillMidRunLeavesThePreviousCompleteRecording) {
+  const std::string path = fresh_path("killed.csv");
+  ASSERT_EQ(run_pivot("run " + kStack + " --duration 0.05 --record " + path).exit_code, 0);
+  const std::string before = read_file(path);
+  const std::string sidecar_before = read_file(path + ".json");
+  const pid_t pid = start_long_run(path);
+  ASSERT_GT(pid, 0);
+  wait_until_recording(pid, path);
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(read_file(path), before);
+  EXPECT_EQ(read_file(path + ".json"), sidecar_before);
+  EXPECT_EQ(read_recording(path).frames.size(), 6u);
+  std::remove((path + ".tmp." + std::to_string(pid)).c_str());
+}
+
+TEST(RunCommand, SigintFinishesTheRecordingWithEverythingSoFar) {
+  const std::string path = fresh_path("interrupted.csv");
+  const pid_t pid = start_long_run(path);
+  ASSERT_GT(pid, 0);
+  wait_until_recording(pid, path);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const Recording rec = read_recording(path);  // complete and valid
+  ASSERT_GT(rec.frames.size(), 10u);
+  EXPECT_EQ(rec.frames.back().step, static_cast<std::int64_t>(rec.frames.size()) - 1);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp." + std::to_string(pid)));
+}
+
+}  // namespace
+}  // namespace pivot
