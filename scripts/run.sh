@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh release
+scene="${1:-scenes/block_stack_5.json}"
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
-  exec build/pivot-viewer "$@"
+  exec build/pivot-viewer "$scene"
 fi
-echo "=== no display: headless run"
-build/pivot --version
+echo "=== no display: running $scene headless for 5 s of simulated time"
+exec build/pivot run "$scene" --duration 5

@@ -1,0 +1,72 @@
+#include "camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pivot::viewer {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kMaxPitch = 0.49 * kPi;  // stay off the pole so the up vector stays valid
+}  // namespace
+
+Eigen::Vector3d OrbitCamera::eye() const {
+  const Eigen::Vector3d offset(std::cos(pitch_rad) * std::cos(yaw_rad),
+                               std::cos(pitch_rad) * std::sin(yaw_rad), std::sin(pitch_rad));
+  return target + distance_m * offset;
+}
+
+Eigen::Matrix4f OrbitCamera::view() const {
+  const Eigen::Vector3d e = eye();
+  const Eigen::Vector3d f = (target - e).normalized();
+  const Eigen::Vector3d s = f.cross(Eigen::Vector3d::UnitZ()).normalized();
+  const Eigen::Vector3d u = s.cross(f);
+  Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+  m.block<1, 3>(0, 0) = s.transpose();
+  m.block<1, 3>(1, 0) = u.transpose();
+  m.block<1, 3>(2, 0) = -f.transpose();
+  m(0, 3) = -s.dot(e);
+  m(1, 3) = -u.dot(e);
+  m(2, 3) = f.dot(e);
+  return m.cast<float>();
+}
+
+Eigen::Matrix4f OrbitCamera::projection(double aspect) const {
+  // Near and far follow the distance so both close-ups and whole scenes keep depth precision.
+  const double near_m = std::max(1e-3, 0.01 * distance_m);
+  const double far_m = 200.0 * distance_m + 100.0;
+  const double f = 1.0 / std::tan(0.5 * fov_y_rad);
+  Eigen::Matrix4d p = Eigen::Matrix4d::Zero();
+  p(0, 0) = f / aspect;
+  p(1, 1) = f;
+  p(2, 2) = (far_m + near_m) / (near_m - far_m);
+  p(2, 3) = 2.0 * far_m * near_m / (near_m - far_m);
+  p(3, 2) = -1.0;
+  return p.cast<float>();
+}
+
+void OrbitCamera::orbit(double dx_px, double dy_px) {
+  yaw_rad -= 0.005 * dx_px;
+  pitch_rad = std::clamp(pitch_rad + 0.005 * dy_px, -kMaxPitch, kMaxPitch);
+}
+
+void OrbitCamera::pan(double dx_px, double dy_px, double window_height_px) {
+  const Eigen::Vector3d f = (target - eye()).normalized();
+  const Eigen::Vector3d s = f.cross(Eigen::Vector3d::UnitZ()).normalized();
+  const Eigen::Vector3d u = s.cross(f);
+  // One window height of drag moves the target by the visible height at the target.
+  const double metres_per_px =
+      2.0 * distance_m * std::tan(0.5 * fov_y_rad) / std::max(1.0, window_height_px);
+  target += metres_per_px * (-dx_px * s + dy_px * u);
+}
+
+void OrbitCamera::zoom(double wheel_steps) {
+  distance_m = std::clamp(distance_m * std::pow(0.9, wheel_steps), 1e-3, 1e4);
+}
+
+void OrbitCamera::frame(const Eigen::Vector3d& centre, double radius_m) {
+  target = centre;
+  distance_m = std::max(1e-2, 1.2 * radius_m / std::sin(0.5 * fov_y_rad));
+}
+
+}  // namespace pivot::viewer

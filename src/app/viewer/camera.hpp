@@ -1,0 +1,28 @@
+// Orbit / pan / zoom camera around a target point, world z up.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+namespace pivot::viewer {
+
+struct OrbitCamera {
+  Eigen::Vector3d target = Eigen::Vector3d::Zero();
+  double distance_m = 3.0;
+  double yaw_rad = 0.8;     // about world z, from the x axis
+  double pitch_rad = 0.45;  // above the horizontal plane
+  double fov_y_rad = 0.8;
+
+  Eigen::Vector3d eye() const;
+  Eigen::Matrix4f view() const;
+  Eigen::Matrix4f projection(double aspect) const;
+
+  // Mouse drags in pixels of a window of the given height.
+  void orbit(double dx_px, double dy_px);
+  void pan(double dx_px, double dy_px, double window_height_px);
+  void zoom(double wheel_steps);
+  // Places the camera so a sphere (centre, radius) fills the view.
+  void frame(const Eigen::Vector3d& centre, double radius_m);
+};
+
+}  // namespace pivot::viewer

@@ -1,0 +1,178 @@
+// The viewer's ImGui panels, one function each (Box2D samples' DrawUI, MuJoCo simulate's
+// Make*Section).
+#include <imgui.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "viewer_app.hpp"
+
+namespace pivot::viewer {
+
+void ViewerApp::draw_panels() {
+  draw_controls_panel();
+  draw_stats_panel();
+  draw_scene_picker();
+  if (show_help_) draw_help_overlay();
+}
+
+void ViewerApp::draw_controls_panel() {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Controls");
+  if (!error_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", error_.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!world_) {
+    ImGui::Text("No scene loaded.");
+    ImGui::End();
+    return;
+  }
+  if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) {
+    playing_ = false;
+    step_once();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Back") && !history_.empty()) {
+    playing_ = false;
+    world_->set_state(history_.back());
+    history_.pop_back();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) {
+    world_->reset();
+    history_.clear();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reload")) load(scene_path_);
+
+  SceneSettings& s = world_->settings();
+  float h_ms = static_cast<float>(1000.0 * s.time_step_s);
+  if (ImGui::SliderFloat("h [ms]", &h_ms, 0.5f, 20.0f, "%.2f")) s.time_step_s = 1e-3 * static_cast<double>(h_ms);
+  float speed = static_cast<float>(speed_);
+  if (ImGui::SliderFloat("speed", &speed, 0.05f, 4.0f, "%.2fx")) speed_ = speed;
+  if (ImGui::Checkbox("global mu", &mu_override_)) {
+    world_->friction_override() = mu_override_ ? std::optional<double>(mu_) : std::nullopt;
+  }
+  ImGui::SameLine();
+  if (ImGui::SliderFloat("##mu", &mu_, 0.0f, 1.5f, "mu %.2f") && mu_override_) {
+    world_->friction_override() = mu_;
+  }
+  if (ImGui::TreeNode("Materials")) {
+    for (Material& m : world_->materials()) {
+      float mu = static_cast<float>(m.friction);
+      if (ImGui::SliderFloat(m.name.c_str(), &mu, 0.0f, 1.5f, "%.2f")) m.friction = mu;
+    }
+    ImGui::TreePop();
+  }
+  ImGui::SliderInt("d", &s.friction_directions, 2, 32);
+  int method = static_cast<int>(s.solver);
+  if (ImGui::Combo("solver", &method, "standard\0structural\0reduced\0")) {
+    s.solver = static_cast<LcpMethod>(method);
+  }
+  int nonconvex = static_cast<int>(s.nonconvex);
+  if (ImGui::Combo("nonconvex", &nonconvex, "max\0sum\0off\0")) {
+    s.nonconvex = static_cast<NonconvexFormulation>(nonconvex);
+  }
+  float g[3] = {static_cast<float>(s.gravity_mps2.x()), static_cast<float>(s.gravity_mps2.y()),
+                static_cast<float>(s.gravity_mps2.z())};
+  if (ImGui::InputFloat3("gravity", g)) s.gravity_mps2 = Vec3(g[0], g[1], g[2]);
+
+  ImGui::Separator();
+  ImGui::Text("Overlays");
+  ImGui::Checkbox("contacts", &overlays_.contacts);
+  ImGui::SameLine();
+  ImGui::Checkbox("normals", &overlays_.normals);
+  ImGui::SameLine();
+  ImGui::Checkbox("impulses", &overlays_.impulses);
+  ImGui::Checkbox("cones", &overlays_.cones);
+  ImGui::SameLine();
+  ImGui::Checkbox("groups", &overlays_.groups);
+  ImGui::SameLine();
+  ImGui::Checkbox("frames", &overlays_.frames);
+  ImGui::Checkbox("islands", &overlays_.islands);
+
+  ImGui::Separator();
+  if (!recording_) {
+    if (ImGui::Button("Record")) start_recording("pivot-recording.csv");
+  } else {
+    if (ImGui::Button("Stop recording")) stop_recording();
+    ImGui::SameLine();
+    ImGui::Text("%lld frames", static_cast<long long>(recording_->frames()));
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot")) pending_screenshot_ = "pivot-screenshot.png";
+  ImGui::End();
+}
+
+void ViewerApp::draw_stats_panel() {
+  if (!world_) return;
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width) - 330, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Stats");
+  const StepStats& st = world_->last_stats();
+  ImGui::Text("t = %.3f s  (step %lld)", world_->state().time_s,
+              static_cast<long long>(world_->state().step));
+  ImGui::Text("real-time factor %.2f", real_time_factor_);
+  ImGui::Text("contacts %d  groups %d  islands %d", st.contacts, st.groups, st.islands);
+  ImGui::Text("pivots %d  fallbacks %d  failures %d", st.pivots, st.fallbacks, st.failures);
+  ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
+  ImGui::Text("max penetration %.2e m", st.max_penetration_m);
+  if (!solve_us_history_.empty()) {
+    ImGui::PlotLines("solve [us]", solve_us_history_.data(), static_cast<int>(solve_us_history_.size()),
+                     0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));
+    ImGui::PlotLines("energy [J]", energy_history_.data(), static_cast<int>(energy_history_.size()), 0,
+                     nullptr, FLT_MAX, FLT_MAX, ImVec2(0, 50));
+  }
+  ImGui::End();
+}
+
+void ViewerApp::draw_scene_picker() {
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  ImGui::SetNextWindowPos(ImVec2(10, static_cast<float>(height) - 170), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, 160), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Scenes");
+  const std::filesystem::path dir = scene_path_.empty()
+                                        ? std::filesystem::path("scenes")
+                                        : std::filesystem::path(scene_path_).parent_path();
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".json" && name.find("schema") == std::string::npos) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    if (ImGui::Selectable(std::filesystem::path(file).filename().string().c_str(), file == scene_path_)) {
+      load(file);
+    }
+  }
+  ImGui::InputText("##path", path_buffer_, sizeof(path_buffer_));
+  ImGui::SameLine();
+  if (ImGui::Button("Open")) load(path_buffer_);
+  ImGui::End();
+}
+
+void ViewerApp::draw_help_overlay() {
+  ImGui::SetNextWindowPos(ImVec2(320, 10), ImGuiCond_Always);
+  ImGui::Begin("Help (F1)", &show_help_, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::Text("Space        play / pause");
+  ImGui::Text("Right arrow  single step");
+  ImGui::Text("Left arrow   step back");
+  ImGui::Text("Backspace    reset");
+  ImGui::Text("Ctrl-L       reload scene from disk");
+  ImGui::Text("Ctrl-P       screenshot (pivot-screenshot.png)");
+  ImGui::Text("Left drag    orbit;  right/middle drag  pan;  wheel  zoom");
+  ImGui::End();
+}
+
+}  // namespace pivot::viewer

@@ -1,0 +1,412 @@
+#include "viewer_app.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "pivot/error.hpp"
+#include "pivot/geometry.hpp"
+#include "screenshot.hpp"
+
+namespace pivot::viewer {
+
+namespace {
+
+constexpr size_t kHistoryStates = 2000;  // step-back depth (20 s at h = 0.01)
+constexpr size_t kPlotSamples = 300;
+constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
+
+Eigen::Vector3f body_colour(int index, bool fixed) {
+  if (fixed) return {0.55f, 0.57f, 0.60f};
+  static const float palette[][3] = {{0.90f, 0.45f, 0.20f}, {0.25f, 0.55f, 0.90f},
+                                     {0.35f, 0.75f, 0.35f}, {0.85f, 0.75f, 0.25f},
+                                     {0.70f, 0.40f, 0.80f}, {0.25f, 0.75f, 0.75f},
+                                     {0.85f, 0.35f, 0.50f}, {0.60f, 0.60f, 0.30f}};
+  const float* c = palette[index % 8];
+  return {c[0], c[1], c[2]};
+}
+
+Eigen::Matrix4f model_matrix(const Pose& pose) {
+  Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+  m.topLeftCorner<3, 3>() = pose.orientation.toRotationMatrix();
+  m.topRightCorner<3, 1>() = pose.position;
+  return m.cast<float>();
+}
+
+Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
+
+void push_sample(std::vector<float>* samples, float value) {
+  if (samples->size() == kPlotSamples) samples->erase(samples->begin());
+  samples->push_back(value);
+}
+
+}  // namespace
+
+ViewerApp::ViewerApp(GLFWwindow* window, Renderer* renderer) : window_(window), renderer_(renderer) {
+  last_frame_time_s_ = glfwGetTime();
+}
+
+ViewerApp::~ViewerApp() {
+  for (GpuMesh& mesh : meshes_) renderer_->release(&mesh);
+}
+
+bool ViewerApp::load(const std::string& path) {
+  try {
+    LoadedScene loaded = read_scene_file(path);
+    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, "", {}});
+    if (recording_) stop_recording();
+    world_ = std::move(world);
+    scene_path_ = path;
+    history_.clear();
+    solve_us_history_.clear();
+    energy_history_.clear();
+    sim_lag_s_ = 0.0;
+    error_.clear();
+    if (!world_->scene().materials.empty()) mu_ = static_cast<float>(world_->scene().materials[0].friction);
+    std::snprintf(path_buffer_, sizeof(path_buffer_), "%s", path.c_str());
+    rebuild_meshes();
+    frame_camera();
+    return true;
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    return false;
+  }
+}
+
+void ViewerApp::set_script(std::vector<ScriptAction> script, std::string script_path) {
+  script_ = std::move(script);
+  script_path_ = std::move(script_path);
+  script_next_ = 0;
+}
+
+void ViewerApp::rebuild_meshes() {
+  for (GpuMesh& mesh : meshes_) renderer_->release(&mesh);
+  meshes_.clear();
+  for (const Body& body : world_->scene().bodies) meshes_.push_back(renderer_->upload(tessellate(body.shape)));
+}
+
+void ViewerApp::frame_camera() {
+  const Scene& scene = world_->scene();
+  if (scene.camera) {
+    camera_.target = scene.camera->target_m;
+    const Vec3 offset = scene.camera->eye_m - scene.camera->target_m;
+    camera_.distance_m = std::max(1e-2, offset.norm());
+    camera_.yaw_rad = std::atan2(offset.y(), offset.x());
+    camera_.pitch_rad = std::asin(std::clamp(offset.z() / camera_.distance_m, -0.99, 0.99));
+    return;
+  }
+  // Frame the bounding sphere of the dynamic bodies (planes are infinite).
+  Vec3 lo = Vec3::Constant(1e30), hi = Vec3::Constant(-1e30);
+  for (size_t k = 0; k < scene.bodies.size(); ++k) {
+    const double r = bounding_radius_m(scene.bodies[k].shape);
+    if (!std::isfinite(r)) continue;
+    const Vec3 p = world_->state().bodies[k].pose.position;
+    lo = lo.cwiseMin(p - Vec3::Constant(r));
+    hi = hi.cwiseMax(p + Vec3::Constant(r));
+  }
+  if (lo.x() > hi.x()) return;
+  camera_.frame(0.5 * (lo + hi), 0.5 * (hi - lo).norm());
+}
+
+bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
+  SceneSettings& s = world_->settings();
+  try {
+    if (name == "mu") {
+      mu_ = std::stof(value);
+      mu_override_ = true;
+      world_->friction_override() = mu_;
+    } else if (name == "d") {
+      s.friction_directions = std::clamp(std::stoi(value), 2, 32);
+    } else if (name == "h") {
+      s.time_step_s = std::stod(value);
+    } else if (name == "method") {
+      return parse_lcp_method(value, &s.solver);
+    } else if (name == "nonconvex") {
+      return parse_nonconvex_formulation(value, &s.nonconvex);
+    } else {
+      return false;
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+void ViewerApp::run_script_action() {
+  if (script_wait_frames_ > 0) {
+    --script_wait_frames_;
+    return;
+  }
+  if (script_next_ >= script_.size()) return;
+  const ScriptAction& a = script_[script_next_++];
+  auto fail = [&](const std::string& message) {
+    error_ = InputError(script_path_, a.line, 0, message).what();
+    std::fprintf(stderr, "pivot-viewer: error: %s\n", error_.c_str());
+    exit_code_ = 1;
+  };
+  if (a.verb == "load") {
+    if (!load(a.args[0])) fail("cannot load '" + a.args[0] + "': " + error_);
+  } else if (!world_ && a.verb != "quit" && a.verb != "wait" && a.verb != "screenshot") {
+    fail("no scene loaded");
+  } else if (a.verb == "set") {
+    if (!set_setting(a.args[0], a.args[1])) fail("cannot set " + a.args[0] + " to '" + a.args[1] + "'");
+  } else if (a.verb == "play") {
+    playing_ = true;
+  } else if (a.verb == "pause") {
+    playing_ = false;
+  } else if (a.verb == "step") {
+    const int n = std::max(0, std::atoi(a.args[0].c_str()));
+    for (int k = 0; k < n; ++k) step_once();
+  } else if (a.verb == "wait") {
+    script_wait_frames_ = std::max(0, std::atoi(a.args[0].c_str()));
+  } else if (a.verb == "record") {
+    if (a.args[0] == "start") {
+      start_recording(a.args[1]);
+    } else if (a.args[0] == "stop") {
+      stop_recording();
+    } else {
+      fail("record takes start FILE or stop");
+    }
+  } else if (a.verb == "screenshot") {
+    pending_screenshot_ = a.args[0];
+  } else if (a.verb == "overlay") {
+    const bool on = a.args[1] == "on";
+    bool* flag = a.args[0] == "contacts" ? &overlays_.contacts
+                 : a.args[0] == "normals" ? &overlays_.normals
+                 : a.args[0] == "impulses" ? &overlays_.impulses
+                 : a.args[0] == "cones"    ? &overlays_.cones
+                 : a.args[0] == "groups"   ? &overlays_.groups
+                 : a.args[0] == "frames"   ? &overlays_.frames
+                 : a.args[0] == "islands"  ? &overlays_.islands
+                                           : nullptr;
+    if (flag == nullptr) {
+      fail("unknown overlay '" + a.args[0] + "'");
+    } else {
+      *flag = on;
+    }
+  } else if (a.verb == "quit") {
+    glfwSetWindowShouldClose(window_, GLFW_TRUE);
+  }
+}
+
+void ViewerApp::start_recording(const std::string& path) {
+  try {
+    recording_ = std::make_unique<RecordingWriter>(path, world_->scene(), scene_path_, 1, false);
+    recording_->record(*world_);
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    exit_code_ = 1;
+  }
+}
+
+void ViewerApp::stop_recording() {
+  if (!recording_) return;
+  try {
+    recording_->finish();
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    exit_code_ = 1;
+  }
+  recording_.reset();
+}
+
+void ViewerApp::step_once() {
+  history_.push_back(world_->state());
+  if (history_.size() > kHistoryStates) history_.pop_front();
+  const StepStats& stats = world_->step();
+  if (recording_) recording_->record(*world_);
+  push_sample(&solve_us_history_, static_cast<float>(stats.solve_us));
+  push_sample(&energy_history_, static_cast<float>(world_->energy_j()));
+}
+
+void ViewerApp::advance_simulation(double wall_dt_s) {
+  if (!world_ || !playing_) {
+    sim_lag_s_ = 0.0;
+    return;
+  }
+  const double h = world_->settings().time_step_s;
+  sim_lag_s_ += std::min(wall_dt_s, 0.1) * speed_;
+  const double start = glfwGetTime();
+  int steps = 0;
+  while (sim_lag_s_ >= h && glfwGetTime() - start < kMaxComputePerFrame_s) {
+    step_once();
+    sim_lag_s_ -= h;
+    ++steps;
+  }
+  // Slower than real time: drop the backlog instead of spiralling.
+  if (sim_lag_s_ > h) sim_lag_s_ = 0.0;
+  if (wall_dt_s > 0) real_time_factor_ = 0.9 * real_time_factor_ + 0.1 * (steps * h / wall_dt_s);
+}
+
+void ViewerApp::handle_input() {
+  ImGuiIO& io = ImGui::GetIO();
+  double x = 0, y = 0;
+  glfwGetCursorPos(window_, &x, &y);
+  const double dx = x - last_mouse_x_, dy = y - last_mouse_y_;
+  last_mouse_x_ = x;
+  last_mouse_y_ = y;
+  if (!io.WantCaptureMouse) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window_, &w, &h);
+    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) camera_.orbit(dx, dy);
+    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+        glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
+      camera_.pan(dx, dy, h);
+    }
+    if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
+  }
+  if (io.WantCaptureKeyboard || !world_) return;
+  // Shortcuts follow MuJoCo's simulate where they overlap. ImGui 1.86 indexes keys by the
+  // backend's native (GLFW) key codes.
+  const bool ctrl = io.KeyCtrl;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) playing_ = !playing_;
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) {
+    playing_ = false;
+    step_once();
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT) && !history_.empty()) {
+    playing_ = false;
+    world_->set_state(history_.back());
+    history_.pop_back();
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_BACKSPACE, false)) {
+    world_->reset();
+    history_.clear();
+  }
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) load(scene_path_);
+  if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pending_screenshot_ = "pivot-screenshot.png";
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) show_help_ = !show_help_;
+}
+
+void ViewerApp::draw_world() {
+  const Scene& scene = world_->scene();
+  const WorldState& state = world_->state();
+  for (size_t k = 0; k < scene.bodies.size(); ++k) {
+    const bool plane = std::holds_alternative<HalfSpace>(scene.bodies[k].shape);
+    renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
+                         body_colour(static_cast<int>(k), scene.bodies[k].fixed), plane ? 0.85f : 1.0f);
+  }
+  // Ground grid on z = 0, 10 cm lines over 4 m, metre lines darker.
+  for (int i = -20; i <= 20; ++i) {
+    const float s = 0.1f * static_cast<float>(i);
+    const Eigen::Vector4f c = i % 10 == 0 ? Eigen::Vector4f(0.15f, 0.15f, 0.18f, 0.8f)
+                                          : Eigen::Vector4f(0.3f, 0.3f, 0.33f, 0.5f);
+    renderer_->add_line({s, -2.0f, 0.001f}, {s, 2.0f, 0.001f}, c);
+    renderer_->add_line({-2.0f, s, 0.001f}, {2.0f, s, 0.001f}, c);
+  }
+  renderer_->flush_lines(true);
+}
+
+void ViewerApp::draw_overlays() {
+  const CollisionResult& collision = world_->collision();
+  const double scale = 0.1 * camera_.distance_m;  // overlay lengths follow the zoom
+  const Eigen::Vector4f red(0.95f, 0.2f, 0.2f, 1.0f), yellow(1.0f, 0.85f, 0.1f, 1.0f),
+      cyan(0.2f, 0.9f, 0.9f, 1.0f), magenta(0.9f, 0.3f, 0.9f, 1.0f), green(0.3f, 0.9f, 0.3f, 1.0f);
+  if (overlays_.contacts || overlays_.normals) {
+    for (const Contact& c : collision.contacts) {
+      const float r = static_cast<float>(0.02 * scale);
+      if (overlays_.contacts) {
+        for (int axis = 0; axis < 3; ++axis) {
+          Vec3 e = Vec3::Zero();
+          e[axis] = r;
+          renderer_->add_line(f(c.point - e), f(c.point + e), red);
+        }
+      }
+      if (overlays_.normals) renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * c.normal), cyan);
+    }
+  }
+  if (overlays_.impulses || overlays_.cones) {
+    // Impulse arrows scaled so the largest impulse of the step is 0.5 scale long.
+    double largest = 1e-12;
+    for (const ContactImpulse& i : world_->impulses()) {
+      largest = std::max(largest, std::hypot(i.normal_ns, i.friction_ns.norm()));
+    }
+    const int d = world_->settings().friction_directions;
+    for (const ContactImpulse& i : world_->impulses()) {
+      const Contact& c = collision.contacts[i.contact];
+      if (overlays_.impulses && i.normal_ns > 0) {
+        const Vec3 impulse = i.normal_ns * c.normal + i.friction_ns;
+        renderer_->add_line(f(c.point), f(c.point + 0.5 * scale * impulse / largest), yellow);
+      }
+      if (overlays_.cones && i.normal_ns > 0) {
+        const double mu = world_->friction_override().value_or(mu_);
+        const Vec3 n = c.normal.normalized();
+        const Vec3 u = n.unitOrthogonal(), w = n.cross(u);
+        for (int j = 0; j < d; ++j) {
+          const double a = 2.0 * M_PI * j / d;
+          const Vec3 edge = n + mu * (std::cos(a) * u + std::sin(a) * w);
+          renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * edge), green);
+        }
+      }
+    }
+  }
+  if (overlays_.groups) {
+    for (const ContactGroup& g : collision.groups) {
+      for (const ContactSide& side : g.sides) {
+        renderer_->add_line(f(g.point), f(side.point), magenta);
+        renderer_->add_line(f(side.point), f(side.point + 0.3 * scale * side.normal), magenta);
+      }
+    }
+  }
+  if (overlays_.frames) {
+    const WorldState& state = world_->state();
+    for (size_t k = 0; k < state.bodies.size(); ++k) {
+      if (world_->scene().bodies[k].fixed) continue;
+      const Pose& p = state.bodies[k].pose;
+      const Mat3 R = p.orientation.toRotationMatrix();
+      for (int axis = 0; axis < 3; ++axis) {
+        Eigen::Vector4f c(0, 0, 0, 1);
+        c[axis] = 1.0f;
+        renderer_->add_line(f(p.position), f(p.position + 0.3 * scale * R.col(axis)), c);
+      }
+    }
+  }
+  if (overlays_.islands) {
+    for (const ContactImpulse& i : world_->impulses()) {
+      const Contact& c = collision.contacts[i.contact];
+      const Eigen::Vector3f tint = body_colour(i.island + 3, false);
+      const Vec3 a = world_->state().bodies[c.body_a].pose.position;
+      renderer_->add_line(f(c.point), f(a), Eigen::Vector4f(tint.x(), tint.y(), tint.z(), 1.0f));
+    }
+  }
+  renderer_->flush_lines(false);  // overlays stay visible through the bodies
+}
+
+bool ViewerApp::frame() {
+  const double now = glfwGetTime();
+  const double wall_dt = now - last_frame_time_s_;
+  last_frame_time_s_ = now;
+  run_script_action();
+  handle_input();
+  if (world_) advance_simulation(wall_dt);
+
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  const double aspect = height > 0 ? static_cast<double>(width) / height : 1.0;
+  const Eigen::Matrix4f view_projection = camera_.projection(aspect) * camera_.view();
+  renderer_->begin_frame(width, height, view_projection, f(camera_.eye()),
+                         Eigen::Vector3f(0.78f, 0.82f, 0.88f));
+  if (world_) {
+    draw_world();
+    draw_overlays();
+  }
+  draw_panels();
+  return !glfwWindowShouldClose(window_);
+}
+
+void ViewerApp::after_render() {
+  if (pending_screenshot_.empty()) return;
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  std::string error;
+  if (!write_screenshot(pending_screenshot_, width, height, &error)) {
+    error_ = error;
+    exit_code_ = 1;
+    std::fprintf(stderr, "pivot-viewer: error: %s\n", error.c_str());
+  }
+  pending_screenshot_.clear();
+}
+
+}  // namespace pivot::viewer

@@ -1,0 +1,106 @@
+// The viewer's state and per-frame work: a World stepped in real time (or as fast as the
+// solver allows), drawn with overlays, edited through ImGui panels, driven optionally by a
+// script. All physics is in libpivot; this only draws and edits settings.
+#pragma once
+
+// renderer.hpp brings glad, which must precede GLFW.
+#include "renderer.hpp"
+// clang-format off
+#include <GLFW/glfw3.h>
+// clang-format on
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "camera.hpp"
+#include "pivot/recording.hpp"
+#include "pivot/world.hpp"
+#include "script.hpp"
+
+namespace pivot::viewer {
+
+struct Overlays {
+  bool contacts = true;
+  bool normals = false;
+  bool impulses = true;
+  bool cones = false;
+  bool groups = true;
+  bool frames = false;
+  bool islands = false;
+};
+
+class ViewerApp {
+ public:
+  ViewerApp(GLFWwindow* window, Renderer* renderer);
+  ~ViewerApp();
+
+  // Loads a scene; on error keeps the previous one and shows the message in the window.
+  // Returns false on error.
+  bool load(const std::string& path);
+  void set_script(std::vector<ScriptAction> script, std::string script_path);
+
+  // One frame: script action, input, simulation, drawing, panels. Returns false to quit.
+  bool frame();
+  // Exit status for a scripted session: non-zero when an action failed.
+  int exit_code() const { return exit_code_; }
+  const std::string& last_error() const { return error_; }
+
+  // After the frame is rendered (ImGui included): writes a requested screenshot.
+  void after_render();
+
+ private:
+  // (script) => settings, steps, recordings, screenshots
+  void run_script_action();
+  void handle_input();
+  // (wall time) => steps, keeping up with real time when the solver allows
+  void advance_simulation(double wall_dt_s);
+  void step_once();
+  void draw_world();
+  void draw_overlays();
+  void draw_panels();
+  void draw_controls_panel();
+  void draw_stats_panel();
+  void draw_scene_picker();
+  void draw_help_overlay();
+  void start_recording(const std::string& path);
+  void stop_recording();
+  void rebuild_meshes();
+  void frame_camera();
+  bool set_setting(const std::string& name, const std::string& value);
+
+  GLFWwindow* window_;
+  Renderer* renderer_;
+  OrbitCamera camera_;
+  Overlays overlays_;
+  std::string scene_path_;
+  std::unique_ptr<World> world_;
+  std::vector<GpuMesh> meshes_;
+  std::deque<WorldState> history_;  // for step back, most recent last
+  std::unique_ptr<RecordingWriter> recording_;
+  std::vector<ScriptAction> script_;
+  std::string script_path_;
+  size_t script_next_ = 0;
+  int script_wait_frames_ = 0;
+  std::string pending_screenshot_;
+
+  bool playing_ = true;
+  bool show_help_ = false;
+  double speed_ = 1.0;
+  double sim_lag_s_ = 0.0;
+  double real_time_factor_ = 0.0;
+  double last_frame_time_s_ = 0.0;
+  float mu_ = 0.5f;
+  bool mu_override_ = false;
+  std::string error_;
+  int exit_code_ = 0;
+  char path_buffer_[512] = {0};
+
+  std::vector<float> solve_us_history_;
+  std::vector<float> energy_history_;
+  double last_mouse_x_ = 0.0, last_mouse_y_ = 0.0;
+};
+
+}  // namespace pivot::viewer
