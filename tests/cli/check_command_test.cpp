@@ -1,35 +1,17 @@
 // `pivot check` run as a user runs it: the real program, its exit code and its output.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <string>
+
+#include "support/run_program.hpp"
 
 namespace {
 
-struct ProgramRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-ProgramRun run_pivot(const std::string& arguments) {
-  const std::string command = std::string(PIVOT_CLI_PATH) + " " + arguments + " 2>&1";
-  ProgramRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using pivot::test::ProgramRun;
+using pivot::test::run_pivot;
 
 std::string temp_scene(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / name).string();
-  std::ofstream(path) << text;
-  return path;
+  return pivot::test::temp_file(name, text);
 }
 
 TEST(CheckCommand, ValidSceneExitsZeroWithSummary) {

@@ -1,29 +1,15 @@
 // `pivot contacts` run as a user runs it: the real program, its exit code and its output.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/run_program.hpp"
+
 namespace {
 
-struct ProgramRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-ProgramRun run_pivot(const std::string& arguments) {
-  const std::string command = std::string(PIVOT_CLI_PATH) + " " + arguments + " 2>&1";
-  ProgramRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) run.output += buffer;
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using pivot::test::ProgramRun;
+using pivot::test::run_pivot;
 
 std::string scene(const std::string& name) {
   return std::string(PIVOT_SOURCE_DIR) + "/scenes/" + name;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "table.hpp"
 #include "pivot/contact.hpp"
 #include "pivot/error.hpp"
 #include "pivot/scene.hpp"
@@ -38,23 +39,6 @@ nlohmann::json vec_json(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
 nlohmann::json feature_json(const Feature& f) {
   return {{"type", to_string(f.type)}, {"index", f.index}, {"piece", f.piece}};
-}
-
-// Rows of cells printed in left-aligned columns, two spaces apart.
-void print_table(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows) {
-    width.resize(std::max(width.size(), row.size()), 0);
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      line += " " + row[c];
-      if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 1, ' ');
-    }
-    std::cout << line << "\n";
-  }
 }
 
 int run_contacts(const ContactsOptions& options) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "table.hpp"
 #include "pivot/scene.hpp"
 
 namespace pivot::cli {
@@ -51,23 +52,6 @@ std::string describe(const HalfSpace& s) {
 }
 std::string describe(const Compound& s) {
   return "compound, " + std::to_string(s.pieces.size()) + " pieces";
-}
-
-// Rows of cells printed in left-aligned columns, two spaces apart.
-void print_table(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows) {
-    width.resize(std::max(width.size(), row.size()), 0);
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      line += " " + row[c];
-      if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 1, ' ');
-    }
-    std::cout << line << "\n";
-  }
 }
 
 int run_check(const std::string& path) {
