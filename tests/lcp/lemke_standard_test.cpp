@@ -200,8 +200,8 @@ TEST(LemkeStandard, DuplicatedRowsAndColumnsAreSolved) {
 // A game LCP with the structure of Siconos' lcp_tobenna (two players, four blocks of
 // four actions each, integer payoffs in 1..250): q is zero in 32 of 40 rows, so the
 // bases are degenerate from the first pivot on. Breaking ratio ties by lowest row cycles
-// on every one of these (checked while writing this test: 50 of 50 seeds hit the pivot
-// limit), as it does on lcp_tobenna; the lexicographic rule takes 37 to 269 pivots.
+// on these (checked while writing this test: all of the first 50 draws from this seed hit
+// the pivot limit), as it does on lcp_tobenna; the lexicographic rule took 37 to 269.
 void degenerate_game(std::mt19937* rng, MatX* M, VecX* q) {
   const int actions = 16, sets = 4, n = 2 * actions + 2 * sets;
   std::uniform_int_distribution<int> payoff(1, 250);
