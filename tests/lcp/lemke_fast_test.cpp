@@ -154,7 +154,9 @@ TEST(LemkeFast, SolvesTwoThousandContactsWhoseDenseMatrixWouldNeedTenGigabytes) 
     EXPECT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(method);
     EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted) << to_string(method);
     EXPECT_LE(r.stats.largest_dense_entries, 8 * 8) << to_string(method);
-    if (method == LcpMethod::Reduced) EXPECT_LT(r.stats.activated_contacts, 100);
+    if (method == LcpMethod::Reduced) {
+      EXPECT_LT(r.stats.activated_contacts, 100);
+    }
   }
 }
 
