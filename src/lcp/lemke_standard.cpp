@@ -4,6 +4,7 @@
 #include "lemke_standard.hpp"
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -34,7 +35,7 @@ bool min_ratio_rows(const VecX& x, const VecX& d, const VecX& row_scale, double 
   const auto blocks = [&](int i) {
     return d(i) > tol * std::max(d_max, row_scale(i) * column_scale);
   };
-  const auto x_floor = [&](int i) { return tol * std::max(x_max, row_scale(i) * rhs_scale); };
+  const auto x_floor = [&](int i) { return degenerate_floor(x_max, row_scale(i), rhs_scale, tol); };
   const auto value = [&](int i) { return x(i) <= x_floor(i) ? 0.0 : x(i); };
   double theta_min = std::numeric_limits<double>::infinity();
   for (int i = 0; i < n; ++i) {
@@ -108,6 +109,7 @@ class StandardLemke {
     int since_refactor = 1;
     double theta = 0.0;
     while (true) {
+      if (z0_vanished()) return LcpStatus::Solved;
       if (pivots_ >= max_pivots_) return LcpStatus::PivotLimit;
       entering_column(entering);
       if (!d_.allFinite()) return LcpStatus::NumericalFailure;
@@ -118,6 +120,14 @@ class StandardLemke {
       const int r = blocking_row();
       const int leaving = basic_[r];
       const bool small = std::abs(d_(r)) < kSmallPivot * d_.cwiseAbs().maxCoeff();
+      // A small pivot element may be the update error of an exact zero (Lloyd's peg,
+      // n = 28: 5e-12 against 3.2, then a singular basis): trust it only from a fresh
+      // inverse, and choose again.
+      if (small && since_refactor > 0) {
+        if (!refactor()) return LcpStatus::NumericalFailure;
+        since_refactor = 0;
+        continue;
+      }
       pivot(r, entering, theta);
       if (leaving == z0_) return LcpStatus::Solved;
       entering = leaving < n_ ? leaving + n_ : leaving - n_;
@@ -130,6 +140,18 @@ class StandardLemke {
 
   int pivots() const { return pivots_; }
 
+  // z0 basic at zero within its round-off. The basis is then a solution: every pair but
+  // that of the entering variable, whose members are both nonbasic at zero, is
+  // complementary. This is z0 leaving when it ties (Lloyd Step 2): at zero it ties with
+  // any step, and if its row does not block it has reached zero between pivots through a
+  // non-blocking residue. Waiting for it to block instead turns the path off into a false
+  // ray on the degenerate peg-in-hole problems (Lloyd's peg, n = 12 and 28).
+  bool z0_vanished() const {
+    const int r = row_of_[z0_];
+    const double x_max = x_.cwiseAbs().maxCoeff();
+    return x_(r) <= degenerate_floor(x_max, row_scale_(r), q_scale_, tol_);
+  }
+
   // z of the current (not complementary) basis, for the statuses other than Solved.
   VecX current_z() const {
     VecX z = VecX::Zero(n_);
@@ -139,23 +161,27 @@ class StandardLemke {
     return z;
   }
 
-  // z of the final complementary basis, solved directly from M_aa z_a = -q_a (a = basic z
-  // indices) with one step of iterative refinement, so the answer does not carry the
-  // error of the updated inverse. Returns false when M_aa is numerically singular.
+  // z of the final basis, solved directly from M_Ra z_a = -q_R (a = basic z indices, R =
+  // rows whose w is nonbasic) with one step of iterative refinement, so the answer does not
+  // carry the error of the updated inverse. R = a when z0 has left; when z0 vanished basic
+  // (z0_vanished) R also holds the entering variable's row and the consistent system is
+  // overdetermined. Returns false when M_Ra has numerically dependent columns.
   bool complementary_z(VecX* z) const {
-    std::vector<int> alpha;
+    std::vector<int> alpha, rows;
     alpha.reserve(n_);
+    rows.reserve(n_);
     for (int j = 0; j < n_; ++j) {
       if (row_of_[n_ + j] >= 0) alpha.push_back(j);
+      if (row_of_[j] < 0) rows.push_back(j);
     }
     *z = VecX::Zero(n_);
     if (alpha.empty()) return true;
-    const MatX M_aa = M_(alpha, alpha);
-    const VecX rhs = -q_(alpha);
-    const Eigen::PartialPivLU<MatX> lu(M_aa);
-    if (!(lu.rcond() > std::numeric_limits<double>::epsilon())) return false;
-    VecX z_a = lu.solve(rhs);
-    z_a += lu.solve(rhs - M_aa * z_a);
+    const MatX M_ra = M_(rows, alpha);
+    const VecX rhs = -q_(rows);
+    const Eigen::ColPivHouseholderQR<MatX> qr(M_ra);
+    if (qr.rank() < static_cast<Eigen::Index>(alpha.size())) return false;
+    VecX z_a = qr.solve(rhs);
+    z_a += qr.solve(rhs - M_ra * z_a);
     // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
     // returned z is nonnegative and it is that z the acceptance check judges.
     (*z)(alpha) = z_a.cwiseMax(0.0);

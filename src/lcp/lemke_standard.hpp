@@ -40,16 +40,22 @@ int initial_leaving_row(const VecX& q_over_c, double tol, std::vector<int>* ties
 // rounding residues of about 1e-16 row_scale(i) |a|_inf and 1e-16 row_scale(i) |q|_inf,
 // which on degenerate problems (ratio zero in every row) would otherwise decide.
 
+// The round-off of basic value x_i: tol * max(|x|_inf, row_scale(i) rhs_scale). A basic
+// value at or below it is degenerate and counts as exactly zero.
+inline double degenerate_floor(double x_max, double row_scale_i, double rhs_scale, double tol) {
+  return tol * std::max(x_max, row_scale_i * rhs_scale);
+}
+
 // Minimum-ratio test, first stage (Lloyd (18)). Row i blocks when d_i > tol * max(|d|_inf,
 // row_scale(i) column_scale): the pivot-element test is relative to the column's scale
 // and to the size of the terms summed into d_i (column_scale = |a|_inf). Basic values
-// x_i <= x_floor_i = tol * max(|x|_inf, row_scale(i) rhs_scale) are degenerate and count
-// as exactly zero (rhs_scale = |q|_inf). *theta is the minimum ratio (the step), and
-// *ties every blocking row that the step brings to zero within its x_floor_i (this
-// includes every ratio within tol of the minimum relative to its own size), in
-// increasing row order. Returns false, with *ties empty, when no row blocks: ray
-// termination. After the pivot every tied row is degenerate: set its basic value to
-// exactly zero, so that residues do not grow into spurious nonzero ratios.
+// x_i <= degenerate_floor (rhs_scale = |q|_inf) count as exactly zero. *theta is the
+// minimum ratio (the step), and *ties every blocking row that the step brings to zero
+// within its degenerate_floor (this includes every ratio within tol of the minimum
+// relative to its own size), in increasing row order. Returns false, with *ties empty,
+// when no row blocks: ray termination. After the pivot every tied row is degenerate: set
+// its basic value to exactly zero, so that residues do not grow into spurious nonzero
+// ratios.
 bool min_ratio_rows(const VecX& x, const VecX& d, const VecX& row_scale, double column_scale,
                     double rhs_scale, double tol, std::vector<int>* ties, double* theta);
 

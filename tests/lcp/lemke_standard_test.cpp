@@ -4,11 +4,14 @@
 
 #include <Eigen/LU>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "pivot/lcp.hpp"
+#include "support/lloyd_problems.hpp"
 
 namespace pivot {
 namespace {
@@ -232,6 +235,21 @@ TEST(LemkeStandard, DegenerateGameSolvesWithLexicographicRule) {
     const LcpResult r = solve_lemke(M, q);
     expect_accepted(M, q, r);
     EXPECT_LT(r.pivots, 500) << "trial " << trial;
+  }
+}
+
+// Lloyd's peg-in-hole (d = 8, n = 12 and 28) with the wrenches on which the standard
+// method once failed: z0 reached zero between pivots through a non-blocking residue and the
+// path ran on to a false ray (12/16, 28/4, 28/6); a pivot element of 5e-12 against 3.2,
+// the update error of an exact zero, made the basis singular (28/8). Every other seed of
+// the benchmark solved, so these four are the regression set.
+TEST(LemkeStandard, SolvesDegeneratePegInHoleWrenchesThatOnceFailed) {
+  const std::pair<int, int> cases[] = {{12, 16}, {28, 4}, {28, 6}, {28, 8}};
+  for (const auto& [n, seed] : cases) {
+    const ContactProblem p = lloyd::peg_in_hole(n, static_cast<std::uint64_t>(seed));
+    const LcpResult r = solve_contact(p, LcpMethod::Standard);
+    EXPECT_EQ(r.status, LcpStatus::Solved) << "n = " << n << ", seed " << seed;
+    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << "n = " << n << ", seed " << seed;
   }
 }
 
