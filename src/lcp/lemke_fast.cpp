@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ bool mergeable(const ContactColumn& a, const ContactColumn& b) {
   int count = 0;
   for (const ContactColumn* c : {&a, &b}) {
     for (int s = 0; s < 2; ++s) {
-      if (c->body[s] < 0 || std::find(bodies, bodies + count, c->body[s]) != bodies + count) continue;
+      if (c->body[s] < 0 || std::find(bodies, bodies + count, c->body[s]) != bodies + count)
+        continue;
       bodies[count++] = c->body[s];
     }
   }
@@ -66,6 +68,13 @@ ContactColumn combine(const ContactColumn& a, double s, const ContactColumn& b) 
   return out;
 }
 
+// Reduced method: the largest covering entry (59) a contact is added with. The bound grows
+// as 1/z0 along the path; entries of 1e5-1e6 (z0 near 1e-8) made the reduced matrices so
+// ill-conditioned that the next bases were singular or the answer wrong (Lloyd's rotated
+// stacks, about 1 in 1000 wrenches). Above this, the solve restarts with the contact active
+// from Step 0, where its rows have covering entries of one.
+constexpr double kMaxCover = 1e3;
+
 class FastLemke {
  public:
   FastLemke(const ContactProblem& problem, bool reduced, const LemkeOptions& options)
@@ -84,13 +93,7 @@ class FastLemke {
       }
     }
     const int dim = 6 * nc_.num_bodies;
-    state_.assign(size_, reduced_ ? Pair::Inactive : Pair::WBasic);
-    for (int i = 0; i < n_; ++i) state_[i] = Pair::WBasic;
     active_.assign(n_, reduced_ ? 0 : 1);
-    c_ = VecX::Ones(size_);
-    zval_ = VecX::Zero(size_);
-    qval_ = VecX::Zero(size_);
-    mval_ = VecX::Zero(size_);
     v_ = VecX::Zero(dim);
     V_ = VecX::Zero(dim);
     Vq_ = VecX::Zero(dim);
@@ -119,6 +122,9 @@ class FastLemke {
   FastLemkeResult run(const ContactProblem& problem, Clock::time_point start);
 
  private:
+  // Outcome of adding a contact's friction rows in the reduced method.
+  enum class Activation { Added, Restart, Failed };
+
   enum class Kind { Normal, Friction, Cone };  // rows nu/theta, sigma/phi, gamma/lambda
   Kind kind(int k) const {
     return k < n_ ? Kind::Normal : k < n_ + n_ * d_ ? Kind::Friction : Kind::Cone;
@@ -138,7 +144,9 @@ class FastLemke {
   void solve(const Rhs& in);
   double basic_w_value(const Rhs& in, int k) const;
   void store_basic_values(const Rhs& in, VecX* out);
-  bool activate(int contact);
+  void start_basis();
+  Activation activate(int contact);
+  std::optional<LcpStatus> pivot_to_solution(int* pivots);
   int lexicographic_min(const VecX& divisor);
   void finish(LcpResult* result);
 
@@ -152,19 +160,19 @@ class FastLemke {
 
   std::vector<Pair> state_;
   std::vector<char> active_;
-  VecX c_;                 // covering vector, extended by Lloyd (59) in the reduced method
-  int r_ = -1;             // index with neither w_r nor z_r basic; -1 for a complementary basis
+  VecX c_;      // covering vector, extended by Lloyd (59) in the reduced method
+  int r_ = -1;  // index with neither w_r nor z_r basic; -1 for a complementary basis
   bool z0_basic_ = false;
   bool driving_is_z_ = true;  // the driving variable is z_r (else w_r)
 
   // Partition of the current basis, Lloyd (25)-(28).
-  std::vector<int> theta_rows_;   // contacts with basic theta
-  std::vector<int> kappa_;        // basic phi not used as phi_x
-  std::vector<int> lambda_rows_;  // contacts with basic lambda
-  std::vector<int> x_of_;         // per contact: the phi index chosen as phi_x, or -1
+  std::vector<int> theta_rows_;               // contacts with basic theta
+  std::vector<int> kappa_;                    // basic phi not used as phi_x
+  std::vector<int> lambda_rows_;              // contacts with basic lambda
+  std::vector<int> x_of_;                     // per contact: the phi index chosen as phi_x, or -1
   std::vector<ContactColumn> nstar_, dstar_;  // N_*, D_* of (28)
-  ContactColumn prow_;            // n_r or d_* (45) for the w_r row
-  VecX cstar_;                    // c_* of (39)
+  ContactColumn prow_;                        // n_r or d_* (45) for the w_r row
+  VecX cstar_;                                // c_* of (39)
   int rsize_ = 0;
   MatX A_;
   std::vector<int> perm_;
@@ -177,7 +185,7 @@ class FastLemke {
 
   VecX qval_, mval_;  // q' and m' of the basic variable at each index
   double qz0_ = 0.0, mz0_ = 0.0;
-  VecX Vq_;           // velocity of the current basic solution
+  VecX Vq_;                   // velocity of the current basic solution
   std::vector<double> path_;  // Reduced: v_c / z0 at every vertex so far, 6m values each
   std::vector<int> candidates_, keep_;
   std::vector<double> entries_;
@@ -191,8 +199,10 @@ double FastLemke::input_extra(const Rhs& in, int k) const {
     case Rhs::Column: {
       const int i = contact_of(in.index);
       switch (kind(in.index)) {
-        case Kind::Normal: return k == lambda_index(i) ? in.scale * nc_.mu[i] : 0.0;
-        case Kind::Friction: return k == lambda_index(i) ? -in.scale : 0.0;
+        case Kind::Normal:
+          return k == lambda_index(i) ? in.scale * nc_.mu[i] : 0.0;
+        case Kind::Friction:
+          return k == lambda_index(i) ? -in.scale : 0.0;
         case Kind::Cone:
           return kind(k) == Kind::Friction && contact_of(k) == i ? in.scale : 0.0;
       }
@@ -212,7 +222,8 @@ double FastLemke::input_row(const Rhs& in, int k) const {
   if (in.kind == Rhs::Q) {
     value += in.scale * column_dot(row, nc_.k);
   } else if (in.kind == Rhs::Column && kind(in.index) != Kind::Cone) {
-    const ContactColumn& col = kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index);
+    const ContactColumn& col =
+        kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index);
     value += in.scale * column_dot(row, col);
   }
   return value;
@@ -463,8 +474,8 @@ void FastLemke::store_basic_values(const Rhs& in, VecX* out) {
 // its primary ray, which cannot close on itself. On that path lambda_i = theta_i = 0, so
 // sigma_ij = d_ij' v_c + c z0 and gamma_i = c z0: c >= 1 + max(0, -d_ij' v_c / z0) keeps
 // every new row >= z0 > 0 there, strictly inside as the lexicographic rule needs.
-bool FastLemke::activate(int i) {
-  if (!(qz0_ > 0.0)) return false;
+FastLemke::Activation FastLemke::activate(int i) {
+  if (!(qz0_ > 0.0)) return Activation::Failed;
   active_[i] = 1;
   ++stats_.activated_contacts;
   const int dim = 6 * nc_.num_bodies;
@@ -474,13 +485,14 @@ bool FastLemke::activate(int i) {
     for (int j = 0; j < d_; ++j) worst = std::max(worst, -column_dot(friction(phi_index(i, j)), u));
   }
   const double cover = 1.0 + worst;
+  if (cover > kMaxCover) return Activation::Restart;
   for (int j = 0; j <= d_; ++j) {
     const int k = j < d_ ? phi_index(i, j) : lambda_index(i);
     state_[k] = Pair::WBasic;
     c_[k] = cover;
     qval_[k] = (j < d_ ? column_dot(friction(k), Vq_) : 0.0) + cover * qz0_;
   }
-  return true;
+  return Activation::Added;
 }
 
 // Lexicographic ratio test (Cottle-Pang-Stone Sec. 4.9): among the tied candidates keep
@@ -503,7 +515,8 @@ int FastLemke::lexicographic_min(const VecX& divisor) {
     double scale = 0.0;
     entries_.clear();
     for (int k : candidates_) {
-      entries_.push_back((state_[k] == Pair::ZBasic ? zval_[k] : basic_w_value(unit, k)) / divisor[k]);
+      entries_.push_back((state_[k] == Pair::ZBasic ? zval_[k] : basic_w_value(unit, k)) /
+                         divisor[k]);
       best = std::min(best, entries_.back());
       scale = std::max(scale, std::abs(entries_.back()));
     }
@@ -546,12 +559,30 @@ void FastLemke::finish(LcpResult* result) {
   }
 }
 
-FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point start) {
-  FastLemkeResult out;
-  LcpResult& result = out.lcp;
-  result.status = LcpStatus::NumericalFailure;
-  const Rhs q_rhs{Rhs::Q, -1, 1.0};
+// The basis of Step 0 with the active contacts' rows (all of them for Structural).
+void FastLemke::start_basis() {
+  state_.assign(size_, Pair::Inactive);
+  for (int i = 0; i < n_; ++i) {
+    state_[i] = Pair::WBasic;
+    if (!active_[i]) continue;
+    for (int j = 0; j < d_; ++j) state_[phi_index(i, j)] = Pair::WBasic;
+    state_[lambda_index(i)] = Pair::WBasic;
+  }
+  c_ = VecX::Ones(size_);
+  zval_ = VecX::Zero(size_);
+  qval_ = VecX::Zero(size_);
+  mval_ = VecX::Zero(size_);
+  r_ = -1;
+  z0_basic_ = false;
+  driving_is_z_ = true;
+  path_.clear();
+}
 
+// Lemke's method from Step 0 to a complementary basis or another end; nullopt asks for a
+// restart: a contact could only be added with a covering entry above kMaxCover, and it is
+// now marked active. Counts the pivots into *pivots.
+std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
+  const Rhs q_rhs{Rhs::Q, -1, 1.0};
   // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
   // q_i / c_i (lexicographically) leaves.
   double lowest = 0.0;
@@ -560,41 +591,38 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
     qval_[k] = input_row(q_rhs, k);
     lowest = std::min(lowest, qval_[k] / c_[k]);
   }
-  int pivots = 0;
-  bool solved = lowest >= 0.0;
-  if (!solved) {
-    candidates_.clear();
-    for (int k = 0; k < size_; ++k) {
-      if (state_[k] != Pair::Inactive && qval_[k] / c_[k] <= lowest * (1.0 - tol_)) candidates_.push_back(k);
-    }
-    r_ = lexicographic_min(c_);
-    state_[r_] = Pair::Neither;
-    z0_basic_ = true;
-    driving_is_z_ = true;
-    pivots = 1;
+  if (lowest >= 0.0) return LcpStatus::Solved;
+  candidates_.clear();
+  for (int k = 0; k < size_; ++k) {
+    if (state_[k] != Pair::Inactive && qval_[k] / c_[k] <= lowest * (1.0 - tol_))
+      candidates_.push_back(k);
   }
-  LcpStatus status = LcpStatus::Solved;
-  while (!solved) {
-    if (pivots >= max_pivots_) {
-      status = LcpStatus::PivotLimit;
-      break;
-    }
+  r_ = lexicographic_min(c_);
+  state_[r_] = Pair::Neither;
+  z0_basic_ = true;
+  driving_is_z_ = true;
+  ++*pivots;
+  while (true) {
+    if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
     const auto t0 = Clock::now();
     const bool ok = build_basis();
     stats_.factor_time_us += elapsed_us(t0);
-    if (!ok) {
-      status = LcpStatus::NumericalFailure;
-      break;
-    }
+    if (!ok) return LcpStatus::NumericalFailure;
     store_basic_values(q_rhs, &qval_);
     qz0_ = z0val_;
     Vq_ = V_;
     if (reduced_) {
       for (Eigen::Index e = 0; e < Vq_.size(); ++e) path_.push_back(Vq_[e] / qz0_);
     }
-    if (reduced_ && driving_is_z_ && kind(r_) == Kind::Normal && !active_[r_] && !activate(r_)) {
-      status = LcpStatus::NumericalFailure;
-      break;
+    if (reduced_ && driving_is_z_ && kind(r_) == Kind::Normal && !active_[r_]) {
+      switch (activate(r_)) {
+        case Activation::Added:
+          break;
+        case Activation::Restart:
+          return std::nullopt;
+        case Activation::Failed:
+          return LcpStatus::NumericalFailure;
+      }
     }
     const Rhs drive = driving_is_z_ ? Rhs{Rhs::Column, r_, 1.0} : Rhs{Rhs::Unit, r_, -1.0};
     store_basic_values(drive, &mval_);
@@ -617,22 +645,18 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
         tmin = std::min(tmin, ratio(qval_[k], mval_[k]));
       }
     }
-    if (tmin == std::numeric_limits<double>::infinity()) {
-      status = LcpStatus::SecondaryRay;
-      break;
-    }
+    if (tmin == std::numeric_limits<double>::infinity()) return LcpStatus::SecondaryRay;
     // A tie is a variable that the step tmin brings to zero within the round-off of q' and
     // m' (absolute, so a small pivot element does not magnify it into a false ratio gap).
     const double zero = noise_ * (qscale + tmin * mscale);
     auto ties = [&](double q, double m) { return m < -pivot_tol && q + tmin * m <= zero; };
-    ++pivots;
+    ++*pivots;
     if (ties(qz0_, mz0_)) {
       // z0 leaves: the entering driving variable completes a complementary basis.
       state_[r_] = driving_is_z_ ? Pair::ZBasic : Pair::WBasic;
       r_ = -1;
       z0_basic_ = false;
-      solved = true;
-      break;
+      return LcpStatus::Solved;
     }
     candidates_.clear();
     for (int k = 0; k < size_; ++k) {
@@ -652,10 +676,24 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
     state_[leaving] = Pair::Neither;
     r_ = leaving;
   }
-  result.pivots = pivots;
-  result.status = status;
-  if (status == LcpStatus::Solved) {
-    if (pivots > 0) {
+}
+
+FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point start) {
+  FastLemkeResult out;
+  LcpResult& result = out.lcp;
+  const Rhs q_rhs{Rhs::Q, -1, 1.0};
+  std::optional<LcpStatus> status;
+  // Reduced: each restart adds at least one contact to the starting set, so there are at
+  // most n; the pivots of every attempt count.
+  while (true) {
+    start_basis();
+    status = pivot_to_solution(&result.pivots);
+    if (status) break;
+    ++stats_.restarts;
+  }
+  result.status = *status;
+  if (result.status == LcpStatus::Solved) {
+    if (result.pivots > 0) {
       const auto t0 = Clock::now();
       const bool ok = build_basis();
       stats_.factor_time_us += elapsed_us(t0);
@@ -688,8 +726,9 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
                                  const LemkeOptions& options) {
   if (method != LcpMethod::Structural && method != LcpMethod::Reduced) {
-    throw std::invalid_argument(std::string("solve_lemke_fast: method must be structural or reduced, got ") +
-                                to_string(method));
+    throw std::invalid_argument(
+        std::string("solve_lemke_fast: method must be structural or reduced, got ") +
+        to_string(method));
   }
   const auto start = Clock::now();
   FastLemke solver(problem, method == LcpMethod::Reduced, options);

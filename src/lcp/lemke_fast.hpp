@@ -11,12 +11,13 @@ namespace pivot {
 
 // What one fast solve did, for tests and benchmarks.
 struct FastLemkeStats {
-  int max_reduced_size = 0;         // largest reduced system solved, Lloyd (31)/(42)/(44)/(47)
+  int max_reduced_size = 0;             // largest reduced system solved, Lloyd (31)/(42)/(44)/(47)
   long long largest_dense_entries = 0;  // rows*cols of the largest dense matrix allocated
-  int activated_contacts = 0;       // Reduced: contacts whose friction rows were added
-  int tie_breaks = 0;               // ratio-test ties resolved lexicographically
-  int inverse_columns = 0;          // columns of B^-1 computed for those ties
-  double factor_time_us = 0.0;      // part of the solve spent forming and factoring (31) [us]
+  int activated_contacts = 0;           // Reduced: contacts whose friction rows were added
+  int restarts = 0;                     // Reduced: restarts with more contacts active from Step 0
+  int tie_breaks = 0;                   // ratio-test ties resolved lexicographically
+  int inverse_columns = 0;              // columns of B^-1 computed for those ties
+  double factor_time_us = 0.0;          // part of the solve spent forming and factoring (31) [us]
 };
 
 struct FastLemkeResult {

@@ -1,6 +1,8 @@
 // Lloyd's structural and reduced fast Lemke against the standard method: random contact
 // problems of every shape, degenerate contact sets, resting bodies with closed-form
 // impulses, and the instrumentation showing that the n(2+d) matrix M is never formed.
+#include "lcp/lemke_fast.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "lcp/lemke_fast.hpp"
 #include "pivot/lcp.hpp"
 #include "support/lloyd_problems.hpp"
 #include "support/random_contact_problems.hpp"
@@ -112,7 +113,8 @@ void solve_and_compare(const ContactProblem& p, const std::string& what) {
 }
 
 TEST(LemkeFast, SolvesLloydProblemsAndAgreesOnFrictionlessVelocity) {
-  for (int n = 8; n <= 32; n += 8) solve_and_compare(lloyd::peg_in_hole(n, 7), "peg n " + std::to_string(n));
+  for (int n = 8; n <= 32; n += 8)
+    solve_and_compare(lloyd::peg_in_hole(n, 7), "peg n " + std::to_string(n));
   for (int s = 0; s < 10; ++s) {
     solve_and_compare(lloyd::single_body_problem(s, 11), lloyd::single_body_situations()[s].name);
   }
@@ -190,7 +192,8 @@ TEST(LemkeFast, StackRestsAndBottomContactsCarryTheWholeStack) {
     if (results[k].status != LcpStatus::Solved) continue;
     EXPECT_NEAR(results[k].z.head(4).sum(), 3 * lloyd::kGravity_mps2 * lloyd::kStep_s, 1e-12)
         << to_string(kAll[k]);
-    EXPECT_LT(contact_velocity(p, results[k].z).lpNorm<Eigen::Infinity>(), 1e-12) << to_string(kAll[k]);
+    EXPECT_LT(contact_velocity(p, results[k].z).lpNorm<Eigen::Infinity>(), 1e-12)
+        << to_string(kAll[k]);
   }
 }
 
@@ -229,8 +232,10 @@ TEST(LemkeFast, SolvesCollinearNormalsAndExtremeFriction) {
   for (double mu : {0.0, 10.0}) {
     // Six contacts on one line under a bar, all normals +z: rank 2 in the normal rows.
     lloyd::ContactProblemBuilder builder(8);
-    const int bar = builder.add_body(Vec3(0, 0, 0.05), lloyd::box_mass(1.0, Vec3(0.3, 0.05, 0.05), Mat3::Identity()));
-    for (int i = 0; i < 6; ++i) builder.add_contact(bar, -1, Vec3(-0.3 + 0.12 * i, 0, 0), Vec3::UnitZ(), mu);
+    const int bar = builder.add_body(Vec3(0, 0, 0.05),
+                                     lloyd::box_mass(1.0, Vec3(0.3, 0.05, 0.05), Mat3::Identity()));
+    for (int i = 0; i < 6; ++i)
+      builder.add_contact(bar, -1, Vec3(-0.3 + 0.12 * i, 0, 0), Vec3::UnitZ(), mu);
     Vec6 impulse;
     impulse << 0.05, 0.02, -0.1, 0.01, 0.0, 0.003;
     builder.add_impulse(bar, impulse);
@@ -293,6 +298,25 @@ TEST(LemkeFast, ReducedDoesNotCycleAfterAddingContactMidPath) {
   const FastLemkeResult r = solve_lemke_fast(p, LcpMethod::Reduced);
   EXPECT_EQ(r.lcp.status, LcpStatus::Solved);
   EXPECT_LT(r.lcp.pivots, 200);
+}
+
+// Regression: on these rotated stacks (8 contacts per interface) the reduced method added
+// a contact late on the path, where z0 was near 1e-8 and (59) asked for covering entries of
+// 1e5-1e6; the next reduced matrices were singular or the answer had lambda = -0.04. Each
+// now restarts with that contact active from Step 0 and solves.
+TEST(LemkeFast, ReducedRestartsInsteadOfAddingAContactWithAHugeCover) {
+  const struct {
+    int blocks;
+    std::uint64_t seed;
+  } cases[] = {{2, 5188}, {4, 1025}, {4, 5099}};
+  for (const auto& c : cases) {
+    const ContactProblem p = lloyd::block_stack(c.blocks, true, c.seed);
+    const FastLemkeResult r = solve_lemke_fast(p, LcpMethod::Reduced);
+    EXPECT_EQ(r.lcp.status, LcpStatus::Solved) << c.blocks << " blocks, seed " << c.seed;
+    EXPECT_GE(r.stats.restarts, 1) << c.blocks << " blocks, seed " << c.seed;
+    EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted)
+        << c.blocks << " blocks, seed " << c.seed;
+  }
 }
 
 TEST(LemkeFast, ReportsPivotLimitAndReturnsSolutionOfTrivialProblem) {
