@@ -47,9 +47,9 @@ struct LcpResult {
 // The acceptance rule of shared/formats/problem-files.md: with s = max(1, |q|_inf),
 // every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
 struct LcpCheck {
-  double min_entry = 0.0;          // min over all z_i and w_i
+  double min_entry = 0.0;            // min over all z_i and w_i
   double max_complementarity = 0.0;  // max |w_i z_i|
-  double residual = 0.0;           // |w - (M z + q)|_inf, for the returned w
+  double residual = 0.0;             // |w - (M z + q)|_inf, for the returned w
   bool accepted = false;
 };
 
@@ -71,12 +71,12 @@ struct ContactColumn {
 };
 
 struct ContactProblem {
-  int d = 4;                          // friction directions per contact, >= 2
-  std::vector<Mat6> mass;             // one SPD 6x6 spatial mass matrix per body
-  VecX kx;                            // k~_x = f_x h + M v0, size 6m
-  std::vector<double> mu;             // per contact, >= 0
-  std::vector<double> b;              // per contact normal-row offset (gap/h) [m/s]
-  std::vector<ContactColumn> normal;  // n~_i, one per contact
+  int d = 4;                            // friction directions per contact, >= 2
+  std::vector<Mat6> mass;               // one SPD 6x6 spatial mass matrix per body
+  VecX kx;                              // k~_x = f_x h + M v0, size 6m
+  std::vector<double> mu;               // per contact, >= 0
+  std::vector<double> b;                // per contact normal-row offset (gap/h) [m/s]
+  std::vector<ContactColumn> normal;    // n~_i, one per contact
   std::vector<ContactColumn> friction;  // d~_ij, d per contact, contact-major
 
   int num_bodies() const { return static_cast<int>(mass.size()); }
@@ -98,6 +98,9 @@ DenseLcp assemble_contact_lcp(const ContactProblem& problem);
 
 // Body velocities after the step, v = M^-1 (N~ theta + D~ phi + k~_x), size 6m.
 VecX contact_velocity(const ContactProblem& problem, const VecX& z);
+
+// w = M z + q of eq. (8) without forming M; q itself for z = 0.
+VecX contact_lcp_w(const ContactProblem& problem, const VecX& z);
 
 // Acceptance check for a contact problem without forming M (w from the structure).
 LcpCheck check_contact_solution(const ContactProblem& problem, const VecX& z);

@@ -71,6 +71,8 @@ NonconvexLcp build_summation_lcp(const ContactProblem& planes, const NonconvexGr
 // The plane variables of a solution z of `lcp`, back in the input's plane order: the z
 // of the plane LCP (for contact_velocity when the planes came from a ContactProblem).
 VecX plane_solution(const NonconvexLcp& lcp, const VecX& z);
+VecX plane_solution(const NonconvexLayout& layout, const std::vector<int>& plane_order,
+                    const VecX& z);
 
 struct MaxGroupOptions {
   LemkeOptions lemke;  // for each reduced LCP
@@ -90,5 +92,22 @@ struct MaxGroupOptions {
 // layout (it is rebuilt from its plane block and compared).
 LcpResult solve_lcp_with_max_groups(const MatX& M, const VecX& q, const NonconvexLayout& layout,
                                     const MaxGroupOptions& options = {});
+
+// A max-formulation solve of a contact problem over planes: z and w of Egan (33) in the
+// layout order that build_max_lcp(planes, groups, gamma) uses, with that layout and plane
+// order (plane_solution maps z back to the planes).
+struct MaxGroupResult {
+  LcpResult lcp;
+  NonconvexLayout layout;
+  std::vector<int> plane_order;
+};
+
+// The same search as solve_lcp_with_max_groups without forming any dense matrix: each
+// selection's Stewart-Trinkle LCP is a contact problem over the kept planes, solved by
+// solve_contact(method) (Lloyd's fast Lemke for Structural and Reduced), and the rows of
+// Egan (32)-(33) are evaluated from the planes' velocities. gamma > 1 as for build_max_lcp.
+MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
+                                             const NonconvexGroups& groups, double gamma,
+                                             LcpMethod method, const MaxGroupOptions& options = {});
 
 }  // namespace pivot

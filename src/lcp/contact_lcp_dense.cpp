@@ -74,30 +74,39 @@ VecX contact_velocity(const ContactProblem& problem, const VecX& z) {
   return body_velocity_from_normalized(nc, normalized_velocity(nc, z));
 }
 
-LcpCheck check_contact_solution(const ContactProblem& problem, const VecX& z) {
-  check_size(problem, z, "check_contact_solution");
-  const NormalizedContacts nc = normalize_contacts(problem);
-  const int n = problem.num_contacts();
-  const int d = problem.d;
+VecX contact_lcp_w(const NormalizedContacts& nc, const VecX& z, double* q_scale) {
+  const int n = static_cast<int>(nc.N.size());
+  const int d = nc.d;
   const int lambda0 = n + n * d;
   const VecX v_c = normalized_velocity(nc, z);
-  // w of (8) row by row from the columns: nu_i = n_i' v_c + b_i, sigma_ij = d_ij' v_c +
-  // lambda_i, gamma_i = mu_i theta_i - sum_j phi_ij. |q|_inf comes from the same columns
-  // (N'k + b, D'k, 0), so M is never formed.
   VecX w(z.size());
-  double q_scale = 0.0;
+  *q_scale = 0.0;
   for (int i = 0; i < n; ++i) {
     w(i) = column_dot(nc.N[i], v_c) + nc.b[i];
-    q_scale = std::max(q_scale, std::abs(column_dot(nc.N[i], nc.k) + nc.b[i]));
+    *q_scale = std::max(*q_scale, std::abs(column_dot(nc.N[i], nc.k) + nc.b[i]));
     double phi_sum = 0.0;
     for (int j = 0; j < d; ++j) {
       const int row = n + i * d + j;
       w(row) = column_dot(nc.D[i * d + j], v_c) + z(lambda0 + i);
-      q_scale = std::max(q_scale, std::abs(column_dot(nc.D[i * d + j], nc.k)));
+      *q_scale = std::max(*q_scale, std::abs(column_dot(nc.D[i * d + j], nc.k)));
       phi_sum += z(row);
     }
     w(lambda0 + i) = nc.mu[i] * z(i) - phi_sum;
   }
+  return w;
+}
+
+VecX contact_lcp_w(const ContactProblem& problem, const VecX& z) {
+  check_size(problem, z, "contact_lcp_w");
+  double q_scale = 0.0;
+  return contact_lcp_w(normalize_contacts(problem), z, &q_scale);
+}
+
+LcpCheck check_contact_solution(const ContactProblem& problem, const VecX& z) {
+  check_size(problem, z, "check_contact_solution");
+  const NormalizedContacts nc = normalize_contacts(problem);
+  double q_scale = 0.0;
+  const VecX w = contact_lcp_w(nc, z, &q_scale);
   return check_complementarity(z, w, q_scale);
 }
 

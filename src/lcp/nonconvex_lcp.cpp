@@ -11,6 +11,7 @@
 #include <string>
 
 #include "lcp_check.hpp"
+#include "normalized_contacts.hpp"
 #include "pivot/nonconvex.hpp"
 
 namespace pivot {
@@ -59,6 +60,36 @@ int count_planes(const DenseLcp& planes, int d) {
   return d > 0 ? n / (2 + d) : n;
 }
 
+// The layout's plane order of P planes: sides group by group, then the convex planes in
+// increasing index. Fills the layout's group sizes and convex count. Throws
+// std::invalid_argument for an empty or oversized group, or a plane out of range or in two
+// groups.
+std::vector<int> plane_order(int P, const NonconvexGroups& groups, NonconvexLayout* layout) {
+  std::vector<int> order;
+  std::vector<bool> used(P, false);
+  layout->group_sizes.clear();
+  for (const std::vector<int>& group : groups) {
+    if (group.empty() || static_cast<int>(group.size()) > kMaxSidesPerGroup) {
+      throw std::invalid_argument("nonconvex: a group has " + std::to_string(group.size()) +
+                                  " sides; 1 to 31 are allowed");
+    }
+    for (const int plane : group) {
+      if (plane < 0 || plane >= P || used[plane]) {
+        throw std::invalid_argument("nonconvex: plane " + std::to_string(plane) +
+                                    " is out of range or in two groups");
+      }
+      used[plane] = true;
+      order.push_back(plane);
+    }
+    layout->group_sizes.push_back(static_cast<int>(group.size()));
+  }
+  for (int plane = 0; plane < P; ++plane) {
+    if (!used[plane]) order.push_back(plane);
+  }
+  layout->num_convex = P - layout->num_sides();
+  return order;
+}
+
 // The plane LCP permuted to the layout's plane order (sides group by group, then convex
 // planes in increasing index), the layout, and that order.
 struct PermutedPlanes {
@@ -72,28 +103,9 @@ PermutedPlanes permute_planes(const DenseLcp& planes, int d, const NonconvexGrou
                               NonconvexForm form) {
   const int P = count_planes(planes, d);
   PermutedPlanes out;
+  out.order = plane_order(P, groups, &out.layout);
   out.layout.form = form;
   out.layout.d = d;
-  std::vector<bool> used(P, false);
-  for (const std::vector<int>& group : groups) {
-    if (group.empty() || static_cast<int>(group.size()) > kMaxSidesPerGroup) {
-      throw std::invalid_argument("nonconvex: a group has " + std::to_string(group.size()) +
-                                  " sides; 1 to 31 are allowed");
-    }
-    for (const int plane : group) {
-      if (plane < 0 || plane >= P || used[plane]) {
-        throw std::invalid_argument("nonconvex: plane " + std::to_string(plane) +
-                                    " is out of range or in two groups");
-      }
-      used[plane] = true;
-      out.order.push_back(plane);
-    }
-    out.layout.group_sizes.push_back(static_cast<int>(group.size()));
-  }
-  for (int plane = 0; plane < P; ++plane) {
-    if (!used[plane]) out.order.push_back(plane);
-  }
-  out.layout.num_convex = P - out.layout.num_sides();
   // Plane k's variables: normal k, friction P + k d + j, s P + P d + k.
   std::vector<int> index;
   for (int k = 0; k < P; ++k) index.push_back(out.order[k]);
@@ -206,16 +218,24 @@ NonconvexLcp build_summation_lcp(const ContactProblem& planes, const NonconvexGr
 }
 
 VecX plane_solution(const NonconvexLcp& lcp, const VecX& z) {
-  const NonconvexLayout& L = lcp.layout;
+  return plane_solution(lcp.layout, lcp.plane_order, z);
+}
+
+VecX plane_solution(const NonconvexLayout& L, const std::vector<int>& plane_order, const VecX& z) {
   if (z.size() != L.size()) {
     throw std::invalid_argument("plane_solution: z has " + std::to_string(z.size()) +
                                 " entries, the nonconvex LCP has " + std::to_string(L.size()));
   }
   const int P = L.num_planes();
+  if (static_cast<int>(plane_order.size()) != P) {
+    throw std::invalid_argument("plane_solution: the plane order has " +
+                                std::to_string(plane_order.size()) + " planes, the layout " +
+                                std::to_string(P));
+  }
   const int o = L.plane_offset();
   VecX out(L.plane_lcp_size());
   for (int k = 0; k < P; ++k) {
-    const int plane = lcp.plane_order[k];
+    const int plane = plane_order[k];
     out(plane) = z(o + k);
     if (L.d > 0) {
       for (int j = 0; j < L.d; ++j) out(P + plane * L.d + j) = z(o + P + k * L.d + j);
@@ -279,25 +299,113 @@ DenseLcp read_plane_lcp(const MatX& M, const VecX& q, const NonconvexLayout& lay
   return planes;
 }
 
+// The plane LCP (M_p, q_p) of a max formulation, in the layout's plane order (sides group
+// by group, then the convex planes): its rows w_p = M_p z_p + q_p, and Lemke on the planes
+// a selection keeps. Dense for a given (M, q); structural for a contact problem, where
+// Lloyd's fast Lemke solves each selection and M_p is never formed.
+class PlaneLcp {
+ public:
+  virtual ~PlaneLcp() = default;
+  virtual VecX rows(const VecX& z_p) const = 0;
+  // Lemke on the variables `index` (kept_variables); scatters its z into *z_p on success.
+  virtual LcpResult solve(const std::vector<int>& index, VecX* z_p) const = 0;
+};
+
+// The plane-LCP variables of the kept planes, in the order of the Stewart-Trinkle LCP over
+// those planes alone: normals, then friction contact by contact, then the s (lambda) rows.
+std::vector<int> kept_variables(const std::vector<bool>& kept, int d) {
+  const int P = static_cast<int>(kept.size());
+  std::vector<int> index;
+  for (int k = 0; k < P; ++k) {
+    if (kept[k]) index.push_back(k);
+  }
+  if (d > 0) {
+    for (int k = 0; k < P; ++k) {
+      for (int j = 0; j < d && kept[k]; ++j) index.push_back(P + k * d + j);
+    }
+    for (int k = 0; k < P; ++k) {
+      if (kept[k]) index.push_back(P + P * d + k);
+    }
+  }
+  return index;
+}
+
+class DensePlanes final : public PlaneLcp {
+ public:
+  DensePlanes(const DenseLcp& planes, const LemkeOptions& options)
+      : planes_(planes), options_(options) {}
+  VecX rows(const VecX& z_p) const override { return planes_.M * z_p + planes_.q; }
+  LcpResult solve(const std::vector<int>& index, VecX* z_p) const override {
+    LcpResult r = solve_lemke(planes_.M(index, index), planes_.q(index), options_);
+    if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
+    return r;
+  }
+
+ private:
+  const DenseLcp& planes_;
+  const LemkeOptions& options_;
+};
+
+class ContactPlanes final : public PlaneLcp {
+ public:
+  ContactPlanes(const ContactProblem& planes, LcpMethod method, const LemkeOptions& options)
+      : planes_(planes), nc_(normalize_contacts(planes)), method_(method), options_(options) {}
+  VecX rows(const VecX& z_p) const override {
+    double q_scale = 0.0;
+    return contact_lcp_w(nc_, z_p, &q_scale);
+  }
+  LcpResult solve(const std::vector<int>& index, VecX* z_p) const override {
+    const int P = planes_.num_contacts();
+    const int d = planes_.d;
+    ContactProblem kept;
+    kept.d = d;
+    kept.mass = planes_.mass;
+    kept.kx = planes_.kx;
+    for (const int k : index) {
+      if (k >= P) break;
+      kept.mu.push_back(planes_.mu[k]);
+      kept.b.push_back(planes_.b[k]);
+      kept.normal.push_back(planes_.normal[k]);
+      for (int j = 0; j < d; ++j) kept.friction.push_back(planes_.friction[k * d + j]);
+    }
+    LcpResult r = solve_contact(kept, method_, options_);
+    if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
+    return r;
+  }
+
+ private:
+  const ContactProblem& planes_;
+  const NormalizedContacts nc_;
+  const LcpMethod method_;
+  const LemkeOptions& options_;
+};
+
 // Search over selections of active sides (docs/nonconvex-max.md). For a selection, the
 // Stewart-Trinkle LCP of the selected sides and the convex planes is solved by Lemke;
 // the dropped sides get p = 0 and no friction, and the artificial variables follow in
-// closed form from their complementarity rows. The full (M, q) then decides.
+// closed form from their complementarity rows. The rows of the full max formulation,
+// evaluated from the plane rows, then decide.
 class MaxGroupSearch {
  public:
-  MaxGroupSearch(const MatX& M, const VecX& q, const NonconvexLayout& layout,
-                 const DenseLcp& planes, const MaxGroupOptions& options)
-      : M_(M),
-        q_(q),
+  MaxGroupSearch(const PlaneLcp& planes, const NonconvexLayout& layout, double gamma,
+                 const MaxGroupOptions& options)
+      : planes_(planes),
         L_(layout),
-        planes_(planes),
+        gamma_(gamma),
         options_(options),
         at_{layout.num_sides(), layout.num_groups()},
         first_side_(layout.num_groups() + 1, 0),
-        a_(planes.q.head(layout.num_sides())),
+        free_(planes.rows(VecX::Zero(layout.plane_lcp_size()))),
+        a_(free_.head(layout.num_sides())),
         z_(VecX::Zero(layout.size())),
         z_p_(layout.plane_lcp_size()) {
     std::partial_sum(layout.group_sizes.begin(), layout.group_sizes.end(), first_side_.begin() + 1);
+    // |q|_inf of the max formulation: q_p, and per side q_p - 1, -gamma and 1 - gamma.
+    q_scale_ = free_.lpNorm<Eigen::Infinity>();
+    if (L_.num_sides() > 0) {
+      q_scale_ = std::max({q_scale_, 1.0, std::abs(gamma_), std::abs(1.0 - gamma_),
+                           (a_.array() - 1.0).abs().maxCoeff()});
+    }
   }
 
   // Greedy start and repair, then every selection by size. True when one is accepted.
@@ -318,8 +426,10 @@ class MaxGroupSearch {
 
   bool out_of_budget() const { return out_of_budget_; }
   int pivots() const { return pivots_; }
-  // The accepted z, or the first candidate's when none was accepted.
+  // The accepted z, or the first candidate's when none was accepted; w = M z + q of the
+  // max formulation for it.
   const VecX& z() const { return found_ ? z_ : first_z_; }
+  const VecX& w() const { return found_ ? w_ : first_w_; }
 
  private:
   int group_size(int G) const { return L_.group_sizes[G]; }
@@ -353,7 +463,7 @@ class MaxGroupSearch {
       std::iota(rank.begin(), rank.end(), 0);
       const int first = first_side_[G];
       std::stable_sort(rank.begin(), rank.end(),
-                       [&](int u, int v) { return planes_.q(first + u) > planes_.q(first + v); });
+                       [&](int u, int v) { return free_(first + u) > free_(first + v); });
       const auto key = [&](std::uint32_t mask) {
         std::vector<int> k{popcount(mask)};
         for (int r = 0; r < group_size(G); ++r) {
@@ -403,81 +513,104 @@ class MaxGroupSearch {
     for (int G = 0; G < L_.num_groups(); ++G) {
       for (int k = 0; k < group_size(G); ++k) kept[first_side_[G] + k] = (selection[G] >> k) & 1u;
     }
-    std::vector<int> index;
-    for (int k = 0; k < P; ++k) {
-      if (kept[k]) index.push_back(k);
-    }
-    if (d > 0) {
-      for (int k = 0; k < P; ++k) {
-        for (int j = 0; j < d && kept[k]; ++j) index.push_back(P + k * d + j);
-      }
-      for (int k = 0; k < P; ++k) {
-        if (kept[k]) index.push_back(P + P * d + k);
-      }
-    }
-    const LcpResult r = solve_lemke(planes_.M(index, index), planes_.q(index), options_.lemke);
+    z_p_.setZero();
+    const LcpResult r = planes_.solve(kept_variables(kept, d), &z_p_);
     pivots_ += r.pivots;
     solved_ = r.status == LcpStatus::Solved;
     if (!solved_) return false;
-    z_p_.setZero();
-    z_p_(index) = r.z;
     // A dropped side has p = 0, hence no friction (its gamma row forces p_f = 0); its s
     // is the least value that keeps its sigma rows >= 0 (Egan (5)).
-    for (int k = 0; k < y && d > 0; ++k) {
-      if (kept[k]) continue;
-      double s = 0.0;
-      for (int j = 0; j < d; ++j) {
-        const int row = P + k * d + j;
-        s = std::max(s, -(planes_.M.row(row).dot(z_p_) + planes_.q(row)));
+    VecX w_p = planes_.rows(z_p_);
+    if (d > 0) {
+      for (int k = 0; k < y; ++k) {
+        if (kept[k]) continue;
+        double s = 0.0;
+        for (int j = 0; j < d; ++j) s = std::max(s, -w_p(P + k * d + j));
+        z_p_(P + P * d + k) = s;
       }
-      z_p_(P + P * d + k) = s;
+      w_p = planes_.rows(z_p_);
     }
-    complete();
-    const bool accepted = check_lcp_solution(M_, q_, z_).accepted;
-    if (first_z_.size() == 0) first_z_ = z_;
+    complete(w_p);
+    const bool accepted = check_complementarity(z_, w_, q_scale_).accepted;
+    if (first_z_.size() == 0) {
+      first_z_ = z_;
+      first_w_ = w_;
+    }
     found_ = accepted;
     return accepted;
   }
 
-  // The artificial variables of Egan (13)-(22) from z_p, each from its own row:
-  // c_i = max(0, -(a_i - 1)), h_i = max(0, -a_i), d = max_i (gamma - c_i) (the smallest
-  // c_i, Egan Sec. IV), g = 1 on that side, p = 0.
-  void complete() {
+  // The artificial variables of Egan (13)-(22) from the plane rows w_p (a_i = w_p(i) for
+  // side i), each from its own row: c_i = max(0, 1 - a_i), h_i = max(0, -a_i), d = max_i
+  // (gamma - c_i) (the smallest c_i, Egan Sec. IV), g = 1 on that side, p = 0. Then w_ =
+  // M z + q of Egan (32)-(33), row by row as build_max_lcp lays them out.
+  void complete(const VecX& w_p) {
     const int o = at_.plane();
-    const int size = L_.plane_lcp_size();
+    const int y = L_.num_sides();
     z_.setZero();
-    z_.segment(o, size) = z_p_;
-    for (int i = 0; i < L_.num_sides(); ++i) {
-      const double c_row = M_.row(at_.c(i)).segment(o, size).dot(z_p_) + q_(at_.c(i));
-      z_(at_.c(i)) = std::max(0.0, -c_row);
-      a_(i) = M_.row(at_.h(i)).segment(o, size).dot(z_p_) + q_(at_.h(i));
+    z_.segment(o, L_.plane_lcp_size()) = z_p_;
+    a_ = w_p.head(y);
+    for (int i = 0; i < y; ++i) {
+      z_(at_.c(i)) = std::max(0.0, 1.0 - a_(i));
       z_(at_.h(i)) = std::max(0.0, -a_(i));
     }
     for (int G = 0; G < L_.num_groups(); ++G) {
       int best = first_side_[G];
       for (int i = first_side_[G]; i < first_side_[G + 1]; ++i) {
-        if (-q_(at_.g(i)) - z_(at_.c(i)) > -q_(at_.g(best)) - z_(at_.c(best))) best = i;
+        if (z_(at_.c(i)) < z_(at_.c(best))) best = i;
       }
-      z_(at_.d(G)) = std::max(0.0, -q_(at_.g(best)) - z_(at_.c(best)));
+      z_(at_.d(G)) = std::max(0.0, gamma_ - z_(at_.c(best)));
       z_(at_.g(best)) = 1.0;
+    }
+    w_.resize(L_.size());
+    w_.segment(o, L_.plane_lcp_size()) = w_p;
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      const double dG = z_(at_.d(G));
+      double g_sum = 0.0;
+      for (int i = first_side_[G]; i < first_side_[G + 1]; ++i) {
+        g_sum += z_(at_.g(i));
+        w_(at_.c(i)) = z_(at_.c(i)) + a_(i) - 1.0;     // (13)-(14)
+        w_(at_.g(i)) = z_(at_.c(i)) + dG - gamma_;     // (16)-(17)
+        w_(at_.h(i)) = z_(at_.h(i)) + a_(i);           // (18)-(19)
+        w_(o + i) = z_(at_.h(i)) + dG - gamma_ + 1.0;  // (21)-(22)
+      }
+      w_(at_.d(G)) = g_sum - 1.0;        // (15)
+      w_(at_.p(G)) = dG - gamma_ + 1.0;  // (20)
     }
   }
 
-  const MatX& M_;
-  const VecX& q_;
+  const PlaneLcp& planes_;
   const NonconvexLayout& L_;
-  const DenseLcp& planes_;
+  const double gamma_;
   const MaxGroupOptions& options_;
   const MaxIndex at_;
   std::vector<int> first_side_;  // sides of group G are first_side_[G] .. first_side_[G+1]-1
+  const VecX free_;              // the plane rows at z_p = 0, q_p
   VecX a_;                       // a_i at the last candidate (initially at z_p = 0)
-  VecX z_, z_p_, first_z_;
+  double q_scale_ = 0.0;         // |q|_inf of the max formulation
+  VecX z_, w_, z_p_, first_z_, first_w_;
   std::set<Selection> visited_;
   int pivots_ = 0;
   bool solved_ = false;
   bool found_ = false;
   bool out_of_budget_ = false;
 };
+
+// Runs the search and reports it as an LcpResult over the max formulation.
+LcpResult search_result(MaxGroupSearch* search, int size, Clock::time_point start) {
+  LcpResult result;
+  if (search->run()) {
+    result.status = LcpStatus::Solved;
+  } else {
+    result.status = search->out_of_budget() ? LcpStatus::PivotLimit : LcpStatus::SecondaryRay;
+  }
+  const bool have = search->z().size() == size;
+  result.z = have ? search->z() : VecX::Zero(size);
+  result.w = have ? search->w() : VecX::Zero(size);
+  result.pivots = search->pivots();
+  result.solve_time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  return result;
+}
 
 }  // namespace
 
@@ -486,18 +619,38 @@ LcpResult solve_lcp_with_max_groups(const MatX& M, const VecX& q, const Nonconve
   const Clock::time_point start = Clock::now();
   double gamma = 0.0;
   const DenseLcp planes = read_plane_lcp(M, q, layout, &gamma);
-  MaxGroupSearch search(M, q, layout, planes, options);
-  LcpResult result;
-  if (search.run()) {
-    result.status = LcpStatus::Solved;
-  } else {
-    result.status = search.out_of_budget() ? LcpStatus::PivotLimit : LcpStatus::SecondaryRay;
-  }
-  result.z = search.z().size() == M.rows() ? search.z() : VecX::Zero(M.rows());
+  const DensePlanes plane_lcp(planes, options.lemke);
+  MaxGroupSearch search(plane_lcp, layout, gamma, options);
+  LcpResult result = search_result(&search, layout.size(), start);
   result.w = M * result.z + q;
-  result.pivots = search.pivots();
-  result.solve_time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   return result;
+}
+
+MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
+                                             const NonconvexGroups& groups, double gamma,
+                                             LcpMethod method, const MaxGroupOptions& options) {
+  const Clock::time_point start = Clock::now();
+  if (!(gamma > 1.0 && std::isfinite(gamma))) {
+    throw std::invalid_argument("solve_contact_with_max_groups: gamma must be finite and > 1");
+  }
+  MaxGroupResult out;
+  out.plane_order = plane_order(planes.num_contacts(), groups, &out.layout);
+  out.layout.form = NonconvexForm::Max;
+  out.layout.d = planes.d;
+  ContactProblem ordered = planes;
+  const int P = planes.num_contacts();
+  const int d = planes.d;
+  for (int k = 0; k < P; ++k) {
+    const int from = out.plane_order[k];
+    ordered.mu[k] = planes.mu[from];
+    ordered.b[k] = planes.b[from];
+    ordered.normal[k] = planes.normal[from];
+    for (int j = 0; j < d; ++j) ordered.friction[k * d + j] = planes.friction[from * d + j];
+  }
+  const ContactPlanes plane_lcp(ordered, method, options.lemke);
+  MaxGroupSearch search(plane_lcp, out.layout, gamma, options);
+  out.lcp = search_result(&search, out.layout.size(), start);
+  return out;
 }
 
 }  // namespace pivot

@@ -32,6 +32,11 @@ double column_dot(const ContactColumn& a, const VecX& v);
 // v += s a.
 void add_scaled_column(const ContactColumn& a, double s, VecX* v);
 
+// w = M z + q of eq. (8) row by row from the columns, M never formed: nu_i = n_i' v_c +
+// b_i, sigma_ij = d_ij' v_c + lambda_i, gamma_i = mu_i theta_i - sum_j phi_ij, with v_c
+// = k + N theta + D phi. *q_scale receives |q|_inf, from the same columns (N'k + b, D'k, 0).
+VecX contact_lcp_w(const NormalizedContacts& nc, const VecX& z, double* q_scale);
+
 // Body velocities from a normalised velocity v_c: v = G^-T v_c (Lloyd (2) with M = GG').
 VecX body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c);
 

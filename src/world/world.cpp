@@ -26,36 +26,38 @@ double microseconds_since(Clock::time_point start) {
 // mixing is symmetric in the two bodies.
 double mixed_friction(double mu_a, double mu_b) { return std::sqrt(mu_a * mu_b); }
 
-
 // Egan Sec. IV asks gamma > |min(a_i, 0)| at the solution, a_i being the sides' rows
 // (velocities, f/h included). Twice the largest approach speed any side sees without
 // impulses, |q|_inf of the plane LCP, plus one, is the paper's "twice the distance the
 // fastest point can travel" per unit time.
-double max_formulation_gamma(const DenseLcp& planes) {
-  return 1.0 + 2.0 * planes.q.cwiseAbs().maxCoeff();
+double max_formulation_gamma(const ContactProblem& planes) {
+  const VecX q = contact_lcp_w(planes, VecX::Zero(planes.lcp_size()));
+  return 1.0 + 2.0 * q.cwiseAbs().maxCoeff();
 }
 
 // Egan (24): epsilon caps each corner by a plane; a tenth of a millimetre is below what
 // a viewer shows and far above round-off.
 constexpr double kSummationEpsilon_m = 1e-4;
 
-// (contact problem over planes, groups of sides) => plane impulses, through the max or
-// summation formulation. The group rows couple planes densely, so this is the standard
-// (dense) path.
+// (contact problem over planes, groups of sides) => plane impulses. The max formulation
+// runs its selection search on the contact problem with `method` (Lloyd's fast Lemke per
+// selection, no dense matrix); the summation formulation's group rows couple the planes
+// densely, so it takes the standard method on its dense LCP.
 LcpResult solve_with_groups(const ContactProblem& planes, const NonconvexGroups& groups,
-                            NonconvexFormulation formulation, double h_s,
+                            NonconvexFormulation formulation, LcpMethod method, double h_s,
                             const LemkeOptions& lemke) {
-  NonconvexLcp lcp;
-  LcpResult result;
   if (formulation == NonconvexFormulation::Max) {
-    lcp = build_max_lcp(planes, groups, max_formulation_gamma(assemble_contact_lcp(planes)));
     MaxGroupOptions options;
     options.lemke = lemke;
-    result = solve_lcp_with_max_groups(lcp.lcp.M, lcp.lcp.q, lcp.layout, options);
-  } else {
-    lcp = build_summation_lcp(planes, groups, kSummationEpsilon_m / h_s);
-    result = solve_lemke(lcp.lcp.M, lcp.lcp.q, lemke);
+    MaxGroupResult max = solve_contact_with_max_groups(
+        planes, groups, max_formulation_gamma(planes), method, options);
+    if (max.lcp.status == LcpStatus::Solved) {
+      max.lcp.z = plane_solution(max.layout, max.plane_order, max.lcp.z);
+    }
+    return max.lcp;
   }
+  const NonconvexLcp lcp = build_summation_lcp(planes, groups, kSummationEpsilon_m / h_s);
+  LcpResult result = solve_lemke(lcp.lcp.M, lcp.lcp.q, lemke);
   if (result.status == LcpStatus::Solved) result.z = plane_solution(lcp, result.z);
   return result;
 }
@@ -118,9 +120,10 @@ double World::energy_j() const {
     if (body.fixed) continue;
     const BodyState& s = state_.bodies[k];
     const Mat3 R = s.pose.orientation.toRotationMatrix();
-    energy += 0.5 * body.mass_kg * s.twist.linear.squaredNorm() +
-              0.5 * s.twist.angular.dot(R * body.inertia_body_kgm2 * R.transpose() * s.twist.angular) -
-              body.mass_kg * scene_.settings.gravity_mps2.dot(s.pose.position);
+    energy +=
+        0.5 * body.mass_kg * s.twist.linear.squaredNorm() +
+        0.5 * s.twist.angular.dot(R * body.inertia_body_kgm2 * R.transpose() * s.twist.angular) -
+        body.mass_kg * scene_.settings.gravity_mps2.dot(s.pose.position);
   }
   return energy;
 }
@@ -136,9 +139,8 @@ const StepStats& World::step() {
   auto t0 = Clock::now();
   CollisionSettings collision_settings;
   collision_settings.margin_m = contact_margin_m(scene_);
-  collision_settings.nonconvex = settings.nonconvex == NonconvexFormulation::Off
-                                     ? NonconvexMode::Off
-                                     : NonconvexMode::Groups;
+  collision_settings.nonconvex =
+      settings.nonconvex == NonconvexFormulation::Off ? NonconvexMode::Off : NonconvexMode::Groups;
   p.collision = &p.detector.detect(state_.bodies, collision_settings);
   const CollisionResult& collision = *p.collision;
   stats_.contacts = static_cast<int>(collision.contacts.size());
@@ -215,22 +217,28 @@ const StepStats& World::step() {
     if (problem.num_contacts() > 0) {
       ++stats_.islands;
       const bool grouped = !p.groups.empty();
-      LcpResult result = grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, h,
-                                                     options_.lemke)
-                                 : solve_contact(problem, settings.solver, options_.lemke);
+      const auto solve = [&](LcpMethod method) {
+        return grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, method, h,
+                                           options_.lemke)
+                       : solve_contact(problem, method, options_.lemke);
+      };
+      LcpResult result = solve(settings.solver);
       stats_.pivots += result.pivots;
-      if (!grouped && result.status != LcpStatus::Solved && settings.solver != LcpMethod::Standard) {
+      // The summation formulation is always standard: nothing different to fall back to.
+      const bool standard_already = settings.solver == LcpMethod::Standard ||
+                                    (grouped && settings.nonconvex == NonconvexFormulation::Sum);
+      if (result.status != LcpStatus::Solved && !standard_already) {
         ++stats_.fallbacks;
-        result = solve_contact(problem, LcpMethod::Standard, options_.lemke);
+        result = solve(LcpMethod::Standard);
         stats_.pivots += result.pivots;
       }
       if (result.status == LcpStatus::Solved) {
         z = result.z;
       } else {
-        const std::string file = (options_.failure_dir.empty() ? std::string(".")
-                                                               : options_.failure_dir) +
-                                 "/failed-step-" + std::to_string(state_.step) + "-island-" +
-                                 std::to_string(island_index) + ".contact";
+        const std::string file =
+            (options_.failure_dir.empty() ? std::string(".") : options_.failure_dir) +
+            "/failed-step-" + std::to_string(state_.step) + "-island-" +
+            std::to_string(island_index) + ".contact";
         write_contact_problem(file, ContactProblemFile{problem, std::nullopt});
         const std::string message =
             "step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time_s) +

@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "pivot/nonconvex.hpp"
+#include "support/random_contact_problems.hpp"
 
 namespace pivot {
 namespace {
@@ -290,6 +293,48 @@ TEST(NonconvexMax, FrictionalCornerStopsOnOneSideWithCoulombFriction) {
       EXPECT_TRUE(z(0) == 0.0 || z(1) == 0.0);
     }
   }
+}
+
+// The structural max search (no dense matrix; fast Lemke per selection) against the dense
+// one on random frictional problems with groups of 2 and 3 sides: same status, same
+// layout, and an answer the dense max formulation of build_max_lcp accepts, with w equal
+// to its M z + q. That dense check is the truth the row-by-row evaluation must agree with.
+TEST(NonconvexMax, StructuralSearchAgreesWithTheDenseFormulation) {
+  int solved = 0;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    testing::RandomProblemShape shape;
+    shape.bodies = 1 + static_cast<int>(seed % 2);
+    shape.contacts = 5 + static_cast<int>(seed % 4);
+    shape.d = 4;
+    const ContactProblem p = testing::random_contact_problem(7000 + seed, shape);
+    const NonconvexGroups groups = {{0, 1}, {2, 3, 4}};
+    const DenseLcp planes = assemble_contact_lcp(p);
+    const double gamma = 1.0 + 2.0 * planes.q.cwiseAbs().maxCoeff();
+    const NonconvexLcp max = build_max_lcp(planes, p.d, groups, gamma);
+    const LcpResult dense = solve_lcp_with_max_groups(max.lcp.M, max.lcp.q, max.layout);
+    for (const LcpMethod method :
+         {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {
+      const MaxGroupResult r = solve_contact_with_max_groups(p, groups, gamma, method);
+      const std::string what = "seed " + std::to_string(seed) + ", " + to_string(method);
+      EXPECT_EQ(r.lcp.status, dense.status) << what;
+      EXPECT_EQ(r.plane_order, max.plane_order) << what;
+      EXPECT_EQ(r.layout.group_sizes, max.layout.group_sizes) << what;
+      if (r.lcp.status != LcpStatus::Solved) continue;
+      EXPECT_TRUE(check_lcp_solution(max.lcp.M, max.lcp.q, r.lcp.z).accepted) << what;
+      const VecX w = max.lcp.M * r.lcp.z + max.lcp.q;
+      EXPECT_LE((w - r.lcp.w).lpNorm<Eigen::Infinity>(), 1e-9 * gamma) << what;
+    }
+    if (dense.status == LcpStatus::Solved) ++solved;
+  }
+  EXPECT_GE(solved, 30);  // the comparison is mostly over solved problems
+}
+
+TEST(NonconvexMax, StructuralSearchRejectsGammaNotAboveOne) {
+  const ContactProblem p = corner(0.05);
+  EXPECT_THROW(solve_contact_with_max_groups(p, {{0, 1}}, 1.0, LcpMethod::Reduced),
+               std::invalid_argument);
+  EXPECT_THROW(solve_contact_with_max_groups(p, {{0, 5}}, 100.0, LcpMethod::Reduced),
+               std::invalid_argument);
 }
 
 TEST(NonconvexSummation, BuildsThePaperMatricesFromThePointMassExample) {
