@@ -67,9 +67,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, PegInHole,
                                            PegCase{"peg_in_hole_round_8.json", 8},
                                            PegCase{"peg_in_hole_round_16.json", 16},
                                            PegCase{"peg_in_hole_round_32.json", 32}),
-                         [](const ::testing::TestParamInfo<PegCase>& info) {
-                           return test::scene_test_name(info.param.file);
-                         });
+                         test::SceneFileName());
 
 // peg_in_hole_jam.json: a lateral force F = 200 N at a = 0.125 m above the top rim wedges
 // the peg between the +x wall's top rim and the -x wall's bottom rim, L = 0.15 m apart.

@@ -2,6 +2,8 @@
 // (tests/scenes/), so each test reads like the scene's claim: load, run, compare.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "pivot/world.hpp"
@@ -17,6 +19,14 @@ int body_index(const Scene& scene, const std::string& name);
 
 // A parameterised test's name for a scene file: the file name without ".json".
 std::string scene_test_name(const std::string& file_name);
+
+// INSTANTIATE_TEST_SUITE_P's name generator for parameters whose `file` is a scene file.
+struct SceneFileName {
+  template <class Param>
+  std::string operator()(const ::testing::TestParamInfo<Param>& param_info) const {
+    return scene_test_name(param_info.param.file);
+  }
+};
 
 // Steps until the world's time reaches t_s (within half a step).
 void run_until(World* world, double t_s);
