@@ -1,4 +1,4 @@
-// Scenes that claim to rest under gravity (Lloyd's Fig. 9 stacks):
+// Scenes that claim to rest under gravity (Lloyd's Fig. 9 stacks, his single-body cases):
 // the contacts they claim, and rest without drift.
 #include <gtest/gtest.h>
 
@@ -50,6 +50,16 @@ INSTANTIATE_TEST_SUITE_P(Stacks, RestingScene,
                                            RestingCase{"block_stack_rotated_5.json", 36},
                                            RestingCase{"block_tower_10.json", 40},
                                            RestingCase{"block_pyramid_2_1.json", 16}),
+                         test::SceneFileName());
+
+// Lloyd's single-body cases that rest: a face on each plane of the corner (4 + 4 + 4), the
+// octagon of a square on a square turned 45 degrees, a face on each side of the groove
+// (4 + 4), the top rim of each of the hole's 16 staves.
+INSTANTIATE_TEST_SUITE_P(SingleBodies, RestingScene,
+                         ::testing::Values(RestingCase{"block_in_corner.json", 12},
+                                           RestingCase{"face_on_face_rotated_45.json", 8},
+                                           RestingCase{"block_in_v_groove.json", 8},
+                                           RestingCase{"ball_in_rim.json", 16}),
                          test::SceneFileName());
 
 }  // namespace
