@@ -87,6 +87,17 @@ void drop_duplicates(size_t first, double size_m, std::vector<Contact>* contacts
   contacts->resize(kept);
 }
 
+// One side of a group as a convex contact: the group's vertex against the side's plane.
+Contact side_contact(const ContactGroup& group, const ContactSide& side) {
+  Contact c;
+  c.point = side.point;
+  c.normal = side.normal;
+  c.gap_m = side.gap_m;
+  c.feature_a = group.vertex_on_a ? group.feature_a : side.feature;
+  c.feature_b = group.vertex_on_a ? side.feature : group.feature_b;
+  return c;
+}
+
 }  // namespace
 
 CollisionPipeline::CollisionPipeline(const std::vector<Body>& bodies)
@@ -138,14 +149,24 @@ void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& sett
   if (posed_[a].size() > 1 || posed_[b].size() > 1) {
     drop_duplicates(first, std::max(bodies_[a].size_m, bodies_[b].size_m), &contacts);
   }
-  if (settings.nonconvex == NonconvexMode::Groups && bodies_[a].has_polyhedron &&
-      bodies_[b].has_polyhedron) {
+  if (bodies_[a].has_polyhedron && bodies_[b].has_polyhedron) {
+    const bool off = settings.nonconvex == NonconvexMode::Off;
+    std::vector<ContactGroup>& groups = off ? off_groups_ : result_.groups;
     for (bool vertex_on_a : {true, false}) {
       const int v = vertex_on_a ? a : b, e = vertex_on_a ? b : a;
       const GroupBodies pair{&posed_[v], &posed_[e], bounds_[e].min, bounds_[e].max, vertex_on_a,
                              a,          b};
-      add_nonconvex_groups(pair, margin, stamp_, first, &contacts, &group_buffer_, &result_.groups,
+      add_nonconvex_groups(pair, margin, stamp_, first, &contacts, &group_buffer_, &groups,
                            &nonconvex_scratch_);
+    }
+    if (off) {
+      // Off is the plain Stewart-Trinkle model Egan et al. start from: each side of a group
+      // is its own half-space, extended beyond its face (their Fig. 1 artifact). Without
+      // this the vertex would have no contact at all where its clipped manifold is empty.
+      for (const ContactGroup& g : off_groups_) {
+        for (const ContactSide& side : g.sides) contacts.push_back(side_contact(g, side));
+      }
+      group_buffer_.recycle(&off_groups_);
     }
   }
   for (size_t k = first; k < contacts.size(); ++k) {

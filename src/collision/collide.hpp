@@ -46,6 +46,8 @@ class CollisionPipeline {
   NarrowphaseScratch narrowphase_scratch_;
   NonconvexScratch nonconvex_scratch_;
   GroupBuffer group_buffer_;
+  // NonconvexMode::Off: the groups found, before their sides become convex contacts.
+  std::vector<ContactGroup> off_groups_;
   CollisionResult result_;
   int stamp_ = 0;
 };
