@@ -83,6 +83,12 @@ class World {
   std::vector<Material>& materials() { return scene_.materials; }
   // Overrides every contact's friction coefficient when set (`pivot run --mu`).
   std::optional<double>& friction_override() { return friction_override_; }
+  // Wrenches [N, N m] on each body (index = scene body), force through its centre of mass
+  // and torque about it, in world axes, added to the scene's scripted wrenches on every
+  // step until changed: the viewer's mouse spring and key nudges. Zero after construction
+  // and reset(); ignored on fixed bodies.
+  void set_applied_wrench(int body, const Vec6& wrench);
+  const std::vector<Vec6>& applied_wrenches() const { return applied_wrenches_; }
 
   const WorldState& state() const { return state_; }
   void set_state(const WorldState& state);  // step back / replay; sizes must match
@@ -106,6 +112,7 @@ class World {
   WorldOptions options_;
   WorldState state_;
   std::optional<double> friction_override_;
+  std::vector<Vec6> applied_wrenches_;
   std::unique_ptr<Pipeline> pipeline_;
   std::vector<ContactImpulse> impulses_;
   StepStats stats_;

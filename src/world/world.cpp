@@ -96,7 +96,17 @@ void World::reset() {
   state_.bodies = scene_.initial_states;
   impulses_.clear();
   stats_ = StepStats{};
+  applied_wrenches_.assign(scene_.bodies.size(), Vec6::Zero());
   pipeline_->collision = nullptr;
+}
+
+void World::set_applied_wrench(int body, const Vec6& wrench) {
+  if (body < 0 || body >= static_cast<int>(scene_.bodies.size())) {
+    throw std::invalid_argument("no body " + std::to_string(body) + " in a scene of " +
+                                std::to_string(scene_.bodies.size()));
+  }
+  if (!wrench.allFinite()) throw std::invalid_argument("applied wrench is not finite");
+  applied_wrenches_[body] = wrench;
 }
 
 void World::set_state(const WorldState& state) {
@@ -152,8 +162,8 @@ const StepStats& World::step() {
   const std::vector<Island>& islands = p.islands.build(scene_.bodies, collision);
   stats_.collision_us = microseconds_since(t0);
 
-  // Scripted wrenches active at this step's start, t0 <= t < t1.
-  p.wrenches.assign(scene_.bodies.size(), Vec6::Zero());
+  // Applied wrenches plus the scripted ones active at this step's start, t0 <= t < t1.
+  p.wrenches = applied_wrenches_;
   for (const ExternalWrench& w : scene_.wrenches) {
     if (state_.time_s < w.t0_s || state_.time_s >= w.t1_s) continue;
     const Vec3 arm = state_.bodies[w.body].pose.orientation * w.point_m;

@@ -42,8 +42,8 @@ TEST_P(BlockOverNarrowHole, SlidesOverAndStopsWhereFrictionStopsIt) {
 
 INSTANTIATE_TEST_SUITE_P(Formulations, BlockOverNarrowHole,
                          ::testing::Values(NonconvexFormulation::Max, NonconvexFormulation::Sum),
-                         [](const ::testing::TestParamInfo<NonconvexFormulation>& info) {
-                           return std::string(to_string(info.param));
+                         [](const ::testing::TestParamInfo<NonconvexFormulation>& formulation) {
+                           return std::string(to_string(formulation.param));
                          });
 
 TEST(BlockOverNarrowHole, CatchesOnTheRimWithNonconvexOff) {
@@ -69,8 +69,8 @@ TEST_P(BlockOverWideHole, TipsIntoThePit) {
 
 INSTANTIATE_TEST_SUITE_P(Formulations, BlockOverWideHole,
                          ::testing::Values(NonconvexFormulation::Max, NonconvexFormulation::Sum),
-                         [](const ::testing::TestParamInfo<NonconvexFormulation>& info) {
-                           return std::string(to_string(info.param));
+                         [](const ::testing::TestParamInfo<NonconvexFormulation>& formulation) {
+                           return std::string(to_string(formulation.param));
                          });
 
 }  // namespace

@@ -162,5 +162,27 @@ TEST(WorldPhysics, ResetRestoresTheInitialStateAndSetStateSteppingReplays) {
   EXPECT_EQ(world.state().bodies[1].pose.position, Vec3(0, 0, 0.5));
 }
 
+TEST(WorldPhysics, AppliedWrenchAcceleratesAFreeBodyUntilReset) {
+  // No gravity, no contact: the force gives v = F t / m exactly (symplectic Euler on a
+  // constant force is exact for velocity), and a torque about the z axis of the box gives
+  // omega = tau t / I_zz (a principal axis, so no gyroscopic coupling).
+  const double m = 2.0;
+  World world(SceneBuilder().gravity(Vec3::Zero()).box("box", kBoxSize, m, 0.5, Vec3(0, 0, 5)).scene());
+  Vec6 wrench;
+  wrench << 3.0, -1.0, 0.5, 0.0, 0.0, 0.2;
+  world.set_applied_wrench(0, wrench);
+  run(&world, 50);
+  const double t = 50 * world.scene().settings.time_step_s;
+  const BodyState& s = world.state().bodies[0];
+  EXPECT_LT((s.twist.linear - wrench.head<3>() * t / m).norm(), 1e-12);
+  const double Izz = m * (kBoxSize.x() * kBoxSize.x() + kBoxSize.y() * kBoxSize.y()) / 12.0;
+  EXPECT_NEAR(s.twist.angular.z(), 0.2 * t / Izz, 1e-9);
+  world.reset();
+  EXPECT_EQ(world.applied_wrenches()[0], Vec6::Zero());
+  run(&world, 10);
+  EXPECT_EQ(world.state().bodies[0].twist.linear, Vec3::Zero());
+  EXPECT_THROW(world.set_applied_wrench(1, wrench), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace pivot
