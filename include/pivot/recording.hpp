@@ -80,4 +80,10 @@ struct Recording {
 // quaternion, a missing sidecar, row counts that disagree with the sidecar).
 Recording read_recording(const std::string& path);
 
+// Replay: a recording belongs to a scene when it lists the scene's bodies by name, in the
+// scene's order. Throws std::invalid_argument naming the first body that differs.
+void check_recording_matches(const Recording& recording, const Scene& scene);
+// The world state of recorded frame k (0 <= k < frames.size()), for World::set_state.
+WorldState recorded_state(const Recording& recording, size_t frame);
+
 }  // namespace pivot
