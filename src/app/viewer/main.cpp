@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "pivot/error.hpp"
@@ -21,6 +22,29 @@ namespace {
 
 void on_glfw_error(int code, const char* description) {
   std::fprintf(stderr, "pivot-viewer: GLFW error %d: %s\n", code, description);
+}
+
+// A window with a current OpenGL 3.3 core context and its functions loaded; nullptr if
+// either fails.
+GLFWwindow* open_window(int width, int height, int samples) {
+  glfwWindowHint(GLFW_SAMPLES, samples);
+  GLFWwindow* window = glfwCreateWindow(width, height, "Pivot", nullptr, nullptr);
+  if (window == nullptr) return nullptr;
+  glfwMakeContextCurrent(window);
+  if (gladLoadGL(glfwGetProcAddress) == 0) {
+    glfwDestroyWindow(window);
+    return nullptr;
+  }
+  return window;
+}
+
+bool is_software_renderer() {
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (renderer == nullptr) return false;
+  for (const char* name : {"llvmpipe", "softpipe", "swrast"}) {
+    if (std::strstr(renderer, name) != nullptr) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -39,6 +63,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", screenshot_path, "Write a PNG of the last frame before quitting");
   app.add_option("--size", width, "Window width [px]")->check(CLI::Range(320, 4096));
+  bool frame_stats = false;
+  app.add_flag("--frame-stats", frame_stats,
+               "At exit, print the median and 95th percentile draw time of the last 100 frames");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<pivot::viewer::ScriptAction> script;
@@ -59,21 +86,20 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_SAMPLES, 4);
   height = width * 5 / 8;
-  GLFWwindow* window = glfwCreateWindow(width, height, "Pivot", nullptr, nullptr);
+  GLFWwindow* window = open_window(width, height, 4);
+  // Mesa's software rasterisers store and blend every sample: 4x MSAA almost doubles the
+  // frame under llvmpipe (docs/benchmarks.md), so they get a single-sample window.
+  if (window != nullptr && is_software_renderer()) {
+    glfwDestroyWindow(window);
+    window = open_window(width, height, 0);
+  }
   if (window == nullptr) {
     std::fprintf(stderr, "pivot-viewer: error: cannot create an OpenGL 3.3 core window\n");
     glfwTerminate();
     return 1;
   }
-  glfwMakeContextCurrent(window);
   glfwSwapInterval(frames > 0 || !script.empty() ? 0 : 1);
-  if (gladLoadGL(glfwGetProcAddress) == 0) {
-    std::fprintf(stderr, "pivot-viewer: error: cannot load OpenGL functions\n");
-    glfwTerminate();
-    return 1;
-  }
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -119,6 +145,12 @@ int main(int argc, char** argv) {
         }
         glfwSwapBuffers(window);
         if (!keep_going) break;
+      }
+      if (frame_stats) {
+        const pivot::viewer::ViewerApp::DrawTimes draw = viewer.draw_times();
+        std::printf("GL renderer: %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+        std::printf("draw time over the last %d frames: median %.3f ms, p95 %.3f ms\n", draw.frames,
+                    draw.median_ms, draw.p95_ms);
       }
       if (viewer.exit_code() != 0) exit_code = viewer.exit_code();
     }

@@ -124,6 +124,9 @@ void ViewerApp::draw_stats_panel() {
   ImGui::Text("pivots %d  fallbacks %d  failures %d", st.pivots, st.fallbacks, st.failures);
   ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
   ImGui::Text("max penetration %.2e m", st.max_penetration_m);
+  const DrawTimes draw = draw_times();
+  ImGui::Text("draw %.2f ms median, %.2f ms p95 (%d frames)", draw.median_ms, draw.p95_ms,
+              draw.frames);
   if (!solve_us_history_.empty()) {
     ImGui::PlotLines("solve [us]", solve_us_history_.data(), static_cast<int>(solve_us_history_.size()),
                      0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));

@@ -16,6 +16,9 @@ namespace {
 
 constexpr size_t kHistoryStates = 2000;  // step-back depth (20 s at h = 0.01)
 constexpr size_t kPlotSamples = 300;
+// Draw times are summarised over fewer frames than the plots keep, so that a benchmark run
+// of a few seconds can leave the first frames (shader compilation) out.
+constexpr size_t kDrawTimeFrames = 100;
 constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
 
 Eigen::Vector3f body_colour(int index, bool fixed) {
@@ -37,8 +40,8 @@ Eigen::Matrix4f model_matrix(const Pose& pose) {
 
 Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
 
-void push_sample(std::vector<float>* samples, float value) {
-  if (samples->size() == kPlotSamples) samples->erase(samples->begin());
+void push_sample(std::vector<float>* samples, float value, size_t capacity = kPlotSamples) {
+  if (samples->size() == capacity) samples->erase(samples->begin());
   samples->push_back(value);
 }
 
@@ -382,6 +385,7 @@ bool ViewerApp::frame() {
   handle_input();
   if (world_) advance_simulation(wall_dt);
 
+  draw_start_s_ = glfwGetTime();
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
   const double aspect = height > 0 ? static_cast<double>(width) / height : 1.0;
@@ -397,6 +401,11 @@ bool ViewerApp::frame() {
 }
 
 void ViewerApp::after_render() {
+  // Without glFinish only the submission of GL commands would be timed; the swap waits for
+  // the same work, so finishing it here adds little to the frame.
+  glFinish();
+  push_sample(&draw_ms_history_, static_cast<float>(1e3 * (glfwGetTime() - draw_start_s_)),
+              kDrawTimeFrames);
   if (pending_screenshot_.empty()) return;
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
@@ -407,6 +416,19 @@ void ViewerApp::after_render() {
     std::fprintf(stderr, "pivot-viewer: error: %s\n", error.c_str());
   }
   pending_screenshot_.clear();
+}
+
+ViewerApp::DrawTimes ViewerApp::draw_times() const {
+  DrawTimes times;
+  if (draw_ms_history_.empty()) return times;
+  std::vector<float> sorted = draw_ms_history_;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  times.frames = static_cast<int>(n);
+  times.median_ms = 0.5 * static_cast<double>(sorted[(n - 1) / 2] + sorted[n / 2]);
+  // Nearest rank: the smallest sample with at least 95 % of the samples at or below it.
+  times.p95_ms = sorted[(95 * n + 99) / 100 - 1];
+  return times;
 }
 
 }  // namespace pivot::viewer

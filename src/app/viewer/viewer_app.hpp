@@ -48,8 +48,18 @@ class ViewerApp {
   int exit_code() const { return exit_code_; }
   const std::string& last_error() const { return error_; }
 
-  // After the frame is rendered (ImGui included): writes a requested screenshot.
+  // After the frame is rendered (ImGui included): records the draw time, writes a
+  // requested screenshot.
   void after_render();
+
+  // The viewer's own drawing per frame (scene, overlays, ImGui; no simulation), wall time
+  // from the first GL call to the finished frame [ms], over the last (up to 100) frames.
+  struct DrawTimes {
+    int frames = 0;
+    double median_ms = 0.0;
+    double p95_ms = 0.0;
+  };
+  DrawTimes draw_times() const;
 
  private:
   // (script) => settings, steps, recordings, screenshots
@@ -100,6 +110,8 @@ class ViewerApp {
 
   std::vector<float> solve_us_history_;
   std::vector<float> energy_history_;
+  double draw_start_s_ = 0.0;
+  std::vector<float> draw_ms_history_;
   double last_mouse_x_ = 0.0, last_mouse_y_ = 0.0;
 };
 
