@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages Pivot needs. Idempotent and non-interactive: does
 # nothing when everything is present; runs apt-get as root or through sudo.
 #   scripts/install-deps.sh            build + run packages
-#   scripts/install-deps.sh --test     also what the test suite needs (Xvfb, Mesa, clang fuzzing)
+#   scripts/install-deps.sh --test     also what the test suite needs (Xvfb, Mesa, ffmpeg for the
+#                                      viewer's video export, clang fuzzing)
 set -euo pipefail
 
 packages=(
@@ -13,7 +14,7 @@ packages=(
   libgtest-dev libbenchmark-dev
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(xvfb xauth libgl1-mesa-dri)
+  packages+=(xvfb xauth libgl1-mesa-dri ffmpeg)
 fi
 
 missing=()

@@ -5,9 +5,12 @@
 #include <stb_image.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include "pivot/recording.hpp"
@@ -20,11 +23,13 @@ std::string temp_path(const std::string& name) { return std::string(::testing::T
 // LeakSanitizer reports from an "<unknown module>" that no suppression can name. Leak
 // checking is therefore off for the viewer process only; libpivot's code is leak-checked
 // by the unit tests, and the viewer stays under AddressSanitizer and UBSan.
-int run_viewer(const std::string& args, const std::string& stderr_file = "/dev/null") {
+int run_viewer(const std::string& args, const std::string& stderr_file = "/dev/null",
+               const std::string& stdout_file = "/dev/null") {
   const char* asan = std::getenv("ASAN_OPTIONS");
   const std::string env = "ASAN_OPTIONS=" + std::string(asan ? asan : "") + ":detect_leaks=0 ";
   const std::string command = env + PIVOT_XVFB_RUN + " -a -s '-screen 0 1280x800x24' " +
-                              PIVOT_VIEWER_PATH + " " + args + " 2>" + stderr_file;
+                              PIVOT_VIEWER_PATH + " " + args + " 2>" + stderr_file + " >" +
+                              stdout_file;
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -79,6 +84,25 @@ double coloured_fraction(const Image& image, double x0, double x1, double y0, do
   }
   return total > 0 ? static_cast<double>(coloured) / total : 0.0;
 }
+
+// The positions a script's `print state` wrote, one list of bodies per print.
+std::vector<std::map<std::string, pivot::Vec3>> printed_states(const std::string& text) {
+  std::vector<std::map<std::string, pivot::Vec3>> states;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string kind, name;
+    words >> kind;
+    if (kind == "state") states.emplace_back();
+    if (kind != "body" || states.empty()) continue;
+    pivot::Vec3 p;
+    words >> name >> p.x() >> p.y() >> p.z();
+    states.back()[name] = p;
+  }
+  return states;
+}
+
+std::string box_scene() { return std::string(PIVOT_SOURCE_DIR) + "/scenes/box_on_plane.json"; }
 
 }  // namespace
 
@@ -161,4 +185,94 @@ TEST(ViewerSession, BadSceneKeepsViewerRunningAndFailsTheScript) {
             std::string::npos) << message;
   // The previous scene kept running: the later actions still drew a frame.
   EXPECT_EQ(load_png(png).w, 1280);
+}
+
+TEST(ViewerSession, HandLiftsTheBoxAndTheReplayShowsTheRecordedFrames) {
+  const std::string csv = temp_path("viewer_hand.csv");
+  const std::string out = temp_path("viewer_hand.out");
+  const std::string script = write_script("hand_session.txt",
+      "load " + box_scene() + "\n"
+      "pause\n"
+      "record start " + csv + "\n"
+      "drag box 0 0 0.6\n"
+      "step 150\n"
+      "print state\n"
+      "drag off\n"
+      "record stop\n"
+      "replay open " + csv + "\n"
+      "replay frame 150\n"
+      "print state\n"
+      "replay frame 0\n"
+      "print state\n"
+      "step 5          # refused silently while replaying: the state stays at frame 0\n"
+      "print state\n"
+      "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const auto states = printed_states(read_text(out));
+  ASSERT_EQ(states.size(), 4u) << read_text(out);
+  // The 2 Hz critically damped hand settles the box's centre at the spring's sag
+  // g / (2 pi 2)^2 = 6.2 cm below the hand; after 1.5 s (4.5 time constants of
+  // 1/omega = 0.08 s) it is there within a millimetre.
+  const double sag = 9.81 / std::pow(2.0 * M_PI * 2.0, 2);
+  EXPECT_NEAR(states[0].at("box").z(), 0.6 - sag, 1e-3);
+  EXPECT_NEAR(states[0].at("box").x(), 0.0, 1e-9);
+  // The replay shows exactly the recorded states: the lifted box, then the start.
+  EXPECT_EQ(states[1].at("box"), states[0].at("box"));
+  EXPECT_EQ(states[2].at("box"), pivot::Vec3(0, 0, 0.1));
+  EXPECT_EQ(states[3].at("box"), pivot::Vec3(0, 0, 0.1));
+}
+
+TEST(ViewerSession, NudgeSlidesTheBoxAgainstFriction) {
+  const std::string out = temp_path("viewer_nudge.out");
+  const std::string script = write_script("nudge_session.txt",
+      "load " + box_scene() + "\n"
+      "pause\n"
+      "nudge +x\n"
+      "step 50\n"
+      "nudge off\n"
+      "print state\n"
+      "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const auto states = printed_states(read_text(out));
+  ASSERT_EQ(states.size(), 1u) << read_text(out);
+  // A push of the box's weight along friction direction 0 (+x) against sliding friction
+  // mu m g (mu = 0.5): a = (1 - mu) g. Symplectic Euler from rest gives
+  // x_n = a h^2 n (n + 1) / 2 exactly; the LCP's friction is exact, so only round-off.
+  const double a = 0.5 * 9.81, h = 0.01;
+  EXPECT_NEAR(states[0].at("box").x(), a * h * h * 50 * 51 / 2, 1e-9);
+  EXPECT_NEAR(states[0].at("box").y(), 0.0, 1e-12);
+  EXPECT_NEAR(states[0].at("box").z(), 0.1, 1e-9);
+}
+
+TEST(ViewerSession, VideoExportWritesAnMp4OfTheDrawnFrames) {
+  const std::string mp4 = temp_path("viewer_video.mp4");
+  std::remove(mp4.c_str());
+  const std::string script = write_script("video_session.txt",
+      "load " + box_scene() + "\n"
+      "video start " + mp4 + "\n"
+      "wait 20\n"
+      "video stop\n"
+      "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script), 0);
+  const std::string video = read_text(mp4);
+  ASSERT_GT(video.size(), 1000u);
+  EXPECT_EQ(video.substr(4, 4), "ftyp");  // an ISO media file, finished by ffmpeg
+  EXPECT_FALSE(std::ifstream(mp4 + ".part").good()) << "the temporary file was left behind";
+}
+
+TEST(ViewerSession, ScriptActionsWithWrongWordsNameTheForms) {
+  const std::string script = write_script("bad_forms.txt", "pause\nvideo go\n");
+  const std::string err = temp_path("bad_forms.err");
+  EXPECT_EQ(run_viewer("--script " + script, err), 1);
+  EXPECT_NE(read_text(err).find(script +
+                                ":2: 'video' takes 'video start' with 2 words, 'video stop' with "
+                                "1 word"),
+            std::string::npos)
+      << read_text(err);
+  const std::string replay = write_script("bad_replay.txt",
+      "load " + box_scene() + "\nreplay open /nonexistent/rec.csv\nquit\n");
+  EXPECT_EQ(run_viewer("--script " + replay, err), 1);
+  EXPECT_NE(read_text(err).find(replay + ":2: cannot replay '/nonexistent/rec.csv': "),
+            std::string::npos)
+      << read_text(err);
 }

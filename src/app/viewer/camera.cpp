@@ -45,6 +45,19 @@ Eigen::Matrix4f OrbitCamera::projection(double aspect) const {
   return p.cast<float>();
 }
 
+Eigen::Vector3d OrbitCamera::ray_direction(double x_px, double y_px, double width_px,
+                                           double height_px) const {
+  const Eigen::Vector3d f = (target - eye()).normalized();
+  const Eigen::Vector3d s = f.cross(Eigen::Vector3d::UnitZ()).normalized();
+  const Eigen::Vector3d u = s.cross(f);
+  // Normalised device coordinates scaled by the half extents of the view at unit depth.
+  const double half_h = std::tan(0.5 * fov_y_rad);
+  const double half_w = half_h * width_px / std::max(1.0, height_px);
+  const double nx = 2.0 * x_px / std::max(1.0, width_px) - 1.0;
+  const double ny = 1.0 - 2.0 * y_px / std::max(1.0, height_px);
+  return (f + nx * half_w * s + ny * half_h * u).normalized();
+}
+
 void OrbitCamera::orbit(double dx_px, double dy_px) {
   yaw_rad -= 0.005 * dx_px;
   pitch_rad = std::clamp(pitch_rad + 0.005 * dy_px, -kMaxPitch, kMaxPitch);

@@ -17,6 +17,10 @@ struct OrbitCamera {
   Eigen::Matrix4f view() const;
   Eigen::Matrix4f projection(double aspect) const;
 
+  // Unit world direction from the eye through the pixel (x right, y down from the top
+  // left) of a window of the given size: the ray a mouse click picks along.
+  Eigen::Vector3d ray_direction(double x_px, double y_px, double width_px, double height_px) const;
+
   // Mouse drags in pixels of a window of the given height.
   void orbit(double dx_px, double dy_px);
   void pan(double dx_px, double dy_px, double window_height_px);

@@ -13,6 +13,7 @@ void ViewerApp::draw_panels() {
   draw_controls_panel();
   draw_stats_panel();
   draw_scene_picker();
+  if (world_) draw_replay_panel();
   if (show_help_) draw_help_overlay();
 }
 
@@ -106,6 +107,17 @@ void ViewerApp::draw_controls_panel() {
   }
   ImGui::SameLine();
   if (ImGui::Button("Screenshot")) pending_screenshot_ = "pivot-screenshot.png";
+  if (!ffmpeg_available_) {
+    ImGui::TextDisabled("video export needs ffmpeg");
+  } else if (!video_.active()) {
+    if (ImGui::Button("Video")) start_video(video_path_);
+    ImGui::SameLine();
+    ImGui::InputText("##video", video_path_, sizeof(video_path_));
+  } else {
+    if (ImGui::Button("Stop video")) stop_video();
+    ImGui::SameLine();
+    ImGui::Text("%d frames to %s", video_.frames(), video_.path().c_str());
+  }
   ImGui::End();
 }
 
@@ -113,9 +125,10 @@ void ViewerApp::draw_stats_panel() {
   if (!world_) return;
   int width = 0, height = 0;
   glfwGetWindowSize(window_, &width, &height);
-  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width) - 330, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Stats");
+  // Anchored by its top right corner: the panel sizes itself to its lines.
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width) - 10, 10), ImGuiCond_FirstUseEver,
+                          ImVec2(1.0f, 0.0f));
+  ImGui::Begin("Stats", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   const StepStats& st = world_->last_stats();
   ImGui::Text("t = %.3f s  (step %lld)", world_->state().time_s,
               static_cast<long long>(world_->state().step));
@@ -175,6 +188,10 @@ void ViewerApp::draw_help_overlay() {
   ImGui::Text("Ctrl-L       reload scene from disk");
   ImGui::Text("Ctrl-P       screenshot (pivot-screenshot.png)");
   ImGui::Text("Left drag    orbit;  right/middle drag  pan;  wheel  zoom");
+  ImGui::Text("Ctrl + left drag  pull a body by hand (a spring)");
+  ImGui::Text("I/K J/L U/O  nudge the grabbed body (or the peg): ahead/back,");
+  ImGui::Text("             left/right, up/down, with a force of its weight");
+  ImGui::Text("Replay       Space play/pause, arrows step through the frames");
   ImGui::End();
 }
 

@@ -1,9 +1,13 @@
-// Reads back the current framebuffer and writes it as a PNG.
+// Reads back the current framebuffer, and writes it as a PNG.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pivot::viewer {
+
+// The back buffer as RGB rows, bottom row first (GL's origin), width x height x 3 bytes.
+std::vector<unsigned char> read_back_buffer(int width, int height);
 
 // Writes the back buffer (width x height) to path via a temporary file and a rename, so
 // an interrupted write never leaves a truncated PNG. Returns false with *error set.

@@ -4,6 +4,10 @@
 //   load SCENE | set mu X | set d N | set h X | set method M | set nonconvex M
 //   play | pause | step N | wait FRAMES | record start FILE | record stop
 //   screenshot FILE | overlay NAME on|off | quit
+//   drag BODY X Y Z (the hand holds BODY's centre of mass at world point X Y Z) | drag off
+//   nudge +x|-x|+y|-y|+z|-z|off (a push of the nudged body's weight, held until off)
+//   video start FILE | video stop | print state (each body's position on stdout)
+//   replay open FILE | replay frame N | replay play | replay pause | replay close
 // '#' starts a comment. Errors name the file and line.
 #pragma once
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "pivot/error.hpp"
 #include "pivot/geometry.hpp"
@@ -47,7 +49,8 @@ void push_sample(std::vector<float>* samples, float value, size_t capacity = kPl
 
 }  // namespace
 
-ViewerApp::ViewerApp(GLFWwindow* window, Renderer* renderer) : window_(window), renderer_(renderer) {
+ViewerApp::ViewerApp(GLFWwindow* window, Renderer* renderer)
+    : window_(window), renderer_(renderer), ffmpeg_available_(VideoExport::available()) {
   last_frame_time_s_ = glfwGetTime();
 }
 
@@ -60,6 +63,10 @@ bool ViewerApp::load(const std::string& path) {
     LoadedScene loaded = read_scene_file(path);
     auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, "", {}});
     if (recording_) stop_recording();
+    close_replay();
+    release();
+    nudge_ = Vec3::Zero();
+    nudge_body_ = -1;
     world_ = std::move(world);
     scene_path_ = path;
     history_.clear();
@@ -87,7 +94,11 @@ void ViewerApp::set_script(std::vector<ScriptAction> script, std::string script_
 void ViewerApp::rebuild_meshes() {
   for (GpuMesh& mesh : meshes_) renderer_->release(&mesh);
   meshes_.clear();
-  for (const Body& body : world_->scene().bodies) meshes_.push_back(renderer_->upload(tessellate(body.shape)));
+  body_meshes_.clear();
+  for (const Body& body : world_->scene().bodies) {
+    body_meshes_.push_back(tessellate(body.shape));
+    meshes_.push_back(renderer_->upload(body_meshes_.back()));
+  }
 }
 
 void ViewerApp::frame_camera() {
@@ -189,9 +200,75 @@ void ViewerApp::run_script_action() {
     } else {
       *flag = on;
     }
+  } else if (a.verb == "drag") {
+    if (a.args[0] == "off") {
+      release();
+    } else if (const int body = body_named(a.args[0]); body < 0 || world_->scene().bodies[body].fixed) {
+      fail("no dynamic body named '" + a.args[0] + "'");
+    } else {
+      const Vec3 hand(std::atof(a.args[1].c_str()), std::atof(a.args[2].c_str()),
+                      std::atof(a.args[3].c_str()));
+      grab(body, world_->state().bodies[body].pose.position, hand, false);
+    }
+  } else if (a.verb == "nudge") {
+    static const std::map<std::string, Vec3> kDirections = {
+        {"+x", Vec3::UnitX()},  {"-x", -Vec3::UnitX()}, {"+y", Vec3::UnitY()},
+        {"-y", -Vec3::UnitY()}, {"+z", Vec3::UnitZ()},  {"-z", -Vec3::UnitZ()},
+        {"off", Vec3::Zero()}};
+    const auto it = kDirections.find(a.args[0]);
+    if (it == kDirections.end()) {
+      fail("nudge takes +x, -x, +y, -y, +z, -z or off, not '" + a.args[0] + "'");
+    } else {
+      nudge_ = it->second;
+    }
+  } else if (a.verb == "video") {
+    if (a.args[0] == "start") {
+      if (!start_video(a.args[1])) fail(error_);
+    } else {
+      if (!stop_video()) fail(error_);
+    }
+  } else if (a.verb == "replay") {
+    if (a.args[0] == "open") {
+      if (!open_replay(a.args[1])) fail("cannot replay '" + a.args[1] + "': " + error_);
+    } else if (!replay_) {
+      fail("no replay is open");
+    } else if (a.args[0] == "frame") {
+      show_replay_frame(std::atoi(a.args[1].c_str()));
+    } else if (a.args[0] == "play" || a.args[0] == "pause") {
+      replay_playing_ = a.args[0] == "play";
+    } else {
+      close_replay();
+    }
+  } else if (a.verb == "print") {
+    const WorldState& state = world_->state();
+    std::printf("state step %lld t %.9g\n", static_cast<long long>(state.step), state.time_s);
+    for (size_t k = 0; k < state.bodies.size(); ++k) {
+      const Vec3& p = state.bodies[k].pose.position;
+      std::printf("body %s %.9g %.9g %.9g\n", world_->scene().bodies[k].name.c_str(), p.x(), p.y(), p.z());
+    }
+    std::fflush(stdout);
   } else if (a.verb == "quit") {
     glfwSetWindowShouldClose(window_, GLFW_TRUE);
   }
+}
+
+bool ViewerApp::start_video(const std::string& path) {
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  std::string error;
+  if (!video_.start(path, width, height, 60, &error)) {
+    error_ = error;
+    return false;
+  }
+  return true;
+}
+
+bool ViewerApp::stop_video() {
+  std::string error;
+  if (video_.finish(&error)) return true;
+  error_ = error;
+  exit_code_ = 1;
+  return false;
 }
 
 void ViewerApp::start_recording(const std::string& path) {
@@ -216,6 +293,8 @@ void ViewerApp::stop_recording() {
 }
 
 void ViewerApp::step_once() {
+  if (replay_) return;  // a replay shows recorded states; close it to simulate again
+  apply_hand_wrenches();
   history_.push_back(world_->state());
   if (history_.size() > kHistoryStates) history_.pop_front();
   const StepStats& stats = world_->step();
@@ -253,14 +332,29 @@ void ViewerApp::handle_input() {
   if (!io.WantCaptureMouse) {
     int w = 0, h = 0;
     glfwGetWindowSize(window_, &w, &h);
-    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) camera_.orbit(dx, dy);
+    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS && !io.KeyCtrl) {
+      camera_.orbit(dx, dy);
+    }
     if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
         glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
       camera_.pan(dx, dy, h);
     }
     if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
   }
+  if (world_ && !replay_) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window_, &w, &h);
+    handle_hand_input(x, y, w, h);
+  }
   if (io.WantCaptureKeyboard || !world_) return;
+  if (replay_) {
+    // The same keys walk the timeline.
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) replay_playing_ = !replay_playing_;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) show_replay_frame(replay_frame_ + 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) show_replay_frame(replay_frame_ - 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) show_help_ = !show_help_;
+    return;
+  }
   // Shortcuts follow MuJoCo's simulate where they overlap. ImGui 1.86 indexes keys by the
   // backend's native (GLFW) key codes.
   const bool ctrl = io.KeyCtrl;
@@ -374,6 +468,7 @@ void ViewerApp::draw_overlays() {
       renderer_->add_line(f(c.point), f(a), Eigen::Vector4f(tint.x(), tint.y(), tint.z(), 1.0f));
     }
   }
+  draw_hand();
   renderer_->flush_lines(false);  // overlays stay visible through the bodies
 }
 
@@ -383,7 +478,11 @@ bool ViewerApp::frame() {
   last_frame_time_s_ = now;
   run_script_action();
   handle_input();
-  if (world_) advance_simulation(wall_dt);
+  if (replay_) {
+    advance_replay(wall_dt);
+  } else if (world_) {
+    advance_simulation(wall_dt);
+  }
 
   draw_start_s_ = glfwGetTime();
   int width = 0, height = 0;
@@ -406,10 +505,15 @@ void ViewerApp::after_render() {
   glFinish();
   push_sample(&draw_ms_history_, static_cast<float>(1e3 * (glfwGetTime() - draw_start_s_)),
               kDrawTimeFrames);
-  if (pending_screenshot_.empty()) return;
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
   std::string error;
+  if (video_.active() && !video_.add_frame(read_back_buffer(width, height), width, height, &error)) {
+    error_ = error;
+    exit_code_ = 1;
+    std::fprintf(stderr, "pivot-viewer: error: %s\n", error.c_str());
+  }
+  if (pending_screenshot_.empty()) return;
   if (!write_screenshot(pending_screenshot_, width, height, &error)) {
     error_ = error;
     exit_code_ = 1;

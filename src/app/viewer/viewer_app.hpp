@@ -16,9 +16,12 @@
 #include <vector>
 
 #include "camera.hpp"
+#include "pivot/hand_spring.hpp"
 #include "pivot/recording.hpp"
 #include "pivot/world.hpp"
 #include "script.hpp"
+#include "shape_mesh.hpp"
+#include "video_export.hpp"
 
 namespace pivot::viewer {
 
@@ -77,6 +80,27 @@ class ViewerApp {
   void draw_help_overlay();
   void start_recording(const std::string& path);
   void stop_recording();
+  bool start_video(const std::string& path);
+  bool stop_video();
+
+  // The user's hand (hand.cpp): Ctrl + left drag pulls the body under the mouse with a
+  // HandSpring; keys nudge the grabbed body (or the peg) with a force of its weight.
+  void grab(int body, const Vec3& point_m, const Vec3& hand_m, bool by_mouse);
+  void release();
+  void handle_hand_input(double x_px, double y_px, int width_px, int height_px);
+  // (hand, nudges) => the world's applied wrenches for the next step
+  void apply_hand_wrenches();
+  void draw_hand();
+  int default_nudge_body() const;
+  int body_named(const std::string& name) const;
+
+  // Replay of a recording with a timeline (replay.cpp). While a replay is open the world
+  // shows recorded states and does not step.
+  bool open_replay(const std::string& path);
+  void close_replay();
+  void show_replay_frame(int frame);
+  void advance_replay(double wall_dt_s);
+  void draw_replay_panel();
   void rebuild_meshes();
   void frame_camera();
   bool set_setting(const std::string& name, const std::string& value);
@@ -88,8 +112,29 @@ class ViewerApp {
   std::string scene_path_;
   std::unique_ptr<World> world_;
   std::vector<GpuMesh> meshes_;
+  std::vector<TriangleMesh> body_meshes_;  // what meshes_ draw, kept for picking
   std::deque<WorldState> history_;  // for step back, most recent last
   std::unique_ptr<RecordingWriter> recording_;
+  VideoExport video_;
+  bool ffmpeg_available_ = false;
+  char video_path_[512] = "pivot-video.mp4";
+
+  struct Grab {
+    int body = -1;
+    HandSpring spring;
+    double depth_m = 0.0;  // of the grabbed point along the view, kept while dragging
+    bool by_mouse = false;  // else by a script's `drag`, released by `drag off` only
+  };
+  std::optional<Grab> grab_;
+  int nudge_body_ = -1;
+  Vec3 nudge_ = Vec3::Zero();      // scripted push, in units of the body's weight
+  Vec3 key_nudge_ = Vec3::Zero();  // from the keys held this frame, same units
+
+  std::optional<Recording> replay_;
+  int replay_frame_ = 0;
+  bool replay_playing_ = false;
+  double replay_clock_s_ = 0.0;
+  char replay_path_[512] = "pivot-recording.csv";
   std::vector<ScriptAction> script_;
   std::string script_path_;
   size_t script_next_ = 0;
