@@ -157,7 +157,10 @@ TEST(ViewerSession, OpensDefaultSceneAndWritesScreenshotAfterFrames) {
   ASSERT_EQ(run_viewer("--frames 5 --screenshot " + png), 0);
   const Image image = load_png(png);
   ASSERT_EQ(image.w, 1280);
-  EXPECT_FALSE(is_sky(image.at(image.w / 2, image.h / 2)));
+  // The default scene is the peg-in-hole; its camera hint puts the (coloured) peg right of
+  // centre, above the grey block it stands in.
+  EXPECT_GT(coloured_fraction(image, 0.66, 0.74, 0.42, 0.52), 0.5) << "no peg where the camera hint puts it";
+  EXPECT_LT(coloured_fraction(image, 0.30, 0.50, 0.60, 0.90), 0.01);
 }
 
 TEST(ViewerSession, UnknownScriptActionNamesFileAndLine) {

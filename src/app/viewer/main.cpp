@@ -52,7 +52,7 @@ bool is_software_renderer() {
 int main(int argc, char** argv) {
   CLI::App app{"pivot-viewer: interactive Pivot scenes"};
   app.set_version_flag("--version", std::string("pivot-viewer ") + PIVOT_VERSION);
-  std::string scene_path = std::string(PIVOT_SCENE_DIR) + "/block_stack_5.json";
+  std::string scene_path = std::string(PIVOT_SCENE_DIR) + "/peg_in_hole.json";
   std::string script_path;
   int frames = 0;
   std::string screenshot_path;
