@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -158,6 +159,22 @@ void RecordingWriter::finish() {
 
 namespace {
 
+// nlohmann's get<int>() casts a floating-point value (1.1e301) to int, undefined behaviour
+// out of range: a count must be a JSON integer that fits.
+template <typename Int>
+Int sidecar_integer(const nlohmann::json& j, const char* key, const std::string& path) {
+  const nlohmann::json& v = j.at(key);
+  const bool fits =
+      v.is_number_unsigned()
+          ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
+          : v.is_number_integer() && v.get<std::int64_t>() >= std::numeric_limits<Int>::min() &&
+                v.get<std::int64_t>() <= std::numeric_limits<Int>::max();
+  if (!fits) {
+    throw InputError(path, 0, 0, std::string("sidecar's '") + key + "' is not an integer in range");
+  }
+  return v.get<Int>();
+}
+
 RecordingInfo read_sidecar(const std::string& csv_path) {
   const std::string path = csv_path + ".json";
   std::ifstream in(path, std::ios::binary);
@@ -165,7 +182,7 @@ RecordingInfo read_sidecar(const std::string& csv_path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw InputError(path, 0, 0, std::string("not valid JSON: ") + e.what());
   }
   RecordingInfo info;
@@ -177,11 +194,11 @@ RecordingInfo read_sidecar(const std::string& csv_path) {
     info.scene_path = j.at("scene_path").get<std::string>();
     info.bodies = j.at("bodies").get<std::vector<std::string>>();
     info.time_step_s = j.at("time_step_s").get<double>();
-    info.friction_directions = j.at("friction_directions").get<int>();
+    info.friction_directions = sidecar_integer<int>(j, "friction_directions", path);
     info.solver = j.at("solver").get<std::string>();
     info.nonconvex = j.at("nonconvex").get<std::string>();
-    info.record_every = j.at("record_every").get<int>();
-    info.frames = j.at("frames").get<std::int64_t>();
+    info.record_every = sidecar_integer<int>(j, "record_every", path);
+    info.frames = sidecar_integer<std::int64_t>(j, "frames", path);
     info.contact_log = j.at("contact_log").get<bool>();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, 0, 0, std::string("bad sidecar: ") + e.what());
@@ -251,15 +268,17 @@ Recording read_recording(const std::string& path) {
     const double step = parse_number(fields[0], path, line_number, "step");
     const double t = parse_number(fields[1], path, line_number, "t");
     if (k == 0) {
-      if (step != std::floor(step) || step < 0) {
-        throw InputError(path, line_number, 0, "step must be a non-negative integer");
+      // From 2^63 on a step does not fit the int64 it is kept in.
+      if (step != std::floor(step) || step < 0 || step >= 0x1p63) {
+        throw InputError(path, line_number, 0, "step must be a non-negative integer below 2^63");
       }
       if (!rec.frames.empty() && static_cast<std::int64_t>(step) <= rec.frames.back().step) {
         throw InputError(path, line_number, 0, "steps must increase");
       }
       rec.frames.push_back({static_cast<std::int64_t>(step), t, {}});
       rec.frames.back().bodies.reserve(m);
-    } else if (static_cast<std::int64_t>(step) != rec.frames.back().step || t != rec.frames.back().time_s) {
+    } else if (step != static_cast<double>(rec.frames.back().step) ||
+               t != rec.frames.back().time_s) {
       throw InputError(path, line_number, 0, "step and t differ from the frame's first row");
     }
     double x[13];

@@ -13,7 +13,14 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method, const L
   // method's includes forming M.
   const auto start = std::chrono::steady_clock::now();
   const DenseLcp lcp = assemble_contact_lcp(problem);
-  LcpResult result = solve_lemke(lcp.M, lcp.q, options);
+  // Finite columns of size near 1e154 and above overflow in N'N and D'D; solve_lemke would
+  // throw on the infinities, but a contact problem that is valid as given fails as a solve.
+  LcpResult result;
+  if (lcp.M.allFinite() && lcp.q.allFinite()) {
+    result = solve_lemke(lcp.M, lcp.q, options);
+  } else {
+    result.status = LcpStatus::NumericalFailure;
+  }
   result.solve_time_us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   return result;
