@@ -14,7 +14,7 @@ packages=(
   libgtest-dev libbenchmark-dev
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(xvfb xauth libgl1-mesa-dri ffmpeg)
+  packages+=(xvfb xauth libgl1-mesa-dri ffmpeg clang-14 libclang-rt-14-dev)
 fi
 
 missing=()

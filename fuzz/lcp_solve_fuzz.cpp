@@ -1,0 +1,65 @@
+// Fuzz target for the solvers (include/pivot/lcp.hpp, src/lcp/): a problem file that
+// reads and is small is solved under a pivot limit, by standard Lemke for `pivot-lcp` and
+// by all three methods for `pivot-contact`. Whatever the status, nothing may crash, and a
+// Solved answer must pass the acceptance check of shared/formats/problem-files.md.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "fuzz_check.hpp"
+#include "pivot/problem_file.hpp"
+
+namespace {
+
+// Small enough that one input solves in well under a millisecond, so the fuzzer explores
+// values rather than sizes; the readers are fuzzed at every size by problem_file_fuzz.
+constexpr long kMaxLcpSize = 24;
+constexpr int kMaxBodies = 4;
+constexpr int kMaxContacts = 8;
+constexpr int kMaxDirections = 8;
+constexpr int kMaxPivots = 500;  // Lemke needs a few times the size; more is a runaway
+
+void solve_lcp(const pivot::LcpProblemFile& file, const pivot::LemkeOptions& options) {
+  if (file.q.size() > kMaxLcpSize) return;
+  const pivot::LcpResult r = pivot::solve_lemke(file.M, file.q, options);
+  if (r.status == pivot::LcpStatus::Solved &&
+      !pivot::check_lcp_solution(file.M, file.q, r.z).accepted) {
+    pivot::fuzz::fail("standard Lemke says Solved but the answer fails the acceptance check");
+  }
+}
+
+void solve_contact(const pivot::ContactProblem& p, const pivot::LemkeOptions& options) {
+  if (p.num_bodies() > kMaxBodies || p.num_contacts() > kMaxContacts || p.d > kMaxDirections) {
+    return;
+  }
+  for (pivot::LcpMethod method :
+       {pivot::LcpMethod::Standard, pivot::LcpMethod::Structural, pivot::LcpMethod::Reduced}) {
+    const pivot::LcpResult r = pivot::solve_contact(p, method, options);
+    if (r.status != pivot::LcpStatus::Solved) continue;
+    if (r.z.size() != p.lcp_size() || !pivot::check_contact_solution(p, r.z).accepted) {
+      pivot::fuzz::fail(std::string(pivot::to_string(method)) +
+                        " says Solved but the answer fails the acceptance check");
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const std::string name = "fuzz.txt";
+  pivot::fuzz::expect_parsed_or_input_error(
+      [&] {
+        const pivot::ProblemFile file = pivot::parse_problem_file(text, name);
+        pivot::LemkeOptions options;
+        options.max_pivots = kMaxPivots;
+        if (const auto* lcp = std::get_if<pivot::LcpProblemFile>(&file)) {
+          solve_lcp(*lcp, options);
+        } else {
+          solve_contact(std::get<pivot::ContactProblemFile>(file).problem, options);
+        }
+      },
+      name);
+  return 0;
+}
