@@ -42,12 +42,35 @@ bool min_ratio_rows(const VecX& x, const VecX& d, const VecX& row_scale, double 
     if (blocks(i)) theta_min = std::min(theta_min, value(i) / d(i));
   }
   if (theta_min == std::numeric_limits<double>::infinity()) return false;
+  // The round-off of d_i: tol * |row i of B^-1| |a|_inf.
+  const auto d_floor = [&](int i) { return tol * row_scale(i) * column_scale; };
+  // The step is uncertain by the round-off of the rows that set it: in exact arithmetic it
+  // is at most min_i (x_i + round-off) / d_i over all blocking rows. Taking the round-off of
+  // the row that attains theta_min instead divides by a pivot element that may be barely
+  // above the blocking threshold: on Lloyd's peg (n = 28, seed 8) 228 rows then tied at a
+  // step of zero, and the solve failed.
+  double theta_max = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    if (blocks(i)) {
+      theta_max = std::min(theta_max, (value(i) + x_floor(i) + theta_min * d_floor(i)) / d(i));
+    }
+  }
+  const double theta_error = theta_max - theta_min;
   // Row i ties when the step theta_min leaves it at zero within its round-off. A test
   // relative to the ratio alone misses exact ties at small ratios: two rows with equal
   // ratios of 7e-8 differ by rounding of 1e-8 relative, and z0 then fails to leave
-  // (Siconos FrictionContactProblem00071 ray-terminates one pivot later).
+  // (Siconos FrictionContactProblem00071 ray-terminates one pivot later). The round-off
+  // of x_i - theta d_i is that of x_i plus that of theta d_i (first-order propagation:
+  // theta_error d_i + theta d_floor(i)); bounding it by x_i's alone made the tie set
+  // asymmetric. On a block sliding over the rim of a hole (8 contacts in pairs with equal
+  // normals) 30 rows tied within 1e-10 relative; a row at 1.5e-13 past the step was taken
+  // as a tie, z0 at 6.7e-13 was not, and the path ended on a ray with z0 = 6.7e-13
+  // (regression test SolvesBlockSlidingOverTheRimOfAHole, step 456).
   for (int i = 0; i < n; ++i) {
-    if (blocks(i) && value(i) - theta_min * d(i) <= x_floor(i)) ties->push_back(i);
+    if (blocks(i) &&
+        value(i) - theta_min * d(i) <= x_floor(i) + theta_min * d_floor(i) + theta_error * d(i)) {
+      ties->push_back(i);
+    }
   }
   *theta = theta_min;
   return true;
@@ -65,6 +88,16 @@ constexpr int kRefactorPeriod = 50;
 // An update with pivot element |d_r| below this times |d|_inf can amplify the error of
 // B^-1 by more than 1e8 (the eta matrix has entries d_i / d_r); refactorise right after it.
 constexpr double kSmallPivot = 1e-8;
+// Refactorise when |B^-1|_inf has fallen below this times its largest value since the last
+// refactorisation. The basic values are updated (x -= theta d), so they keep the absolute
+// error eps |B^-1| |q| they took in the worst-conditioned basis on the way, while the
+// ratio test judges them by the current, smaller row scales. Block over the rim of a hole
+// (step 30): a pivot element of 7e-9 gave |B^-1| = 1e8 for two pivots, x kept an error of
+// 1e-7 after |B^-1| fell back to 1, and z0 missed an exact tie (its value off by 9e-8
+// against a degenerate floor of 3e-12) and the path ran into a secondary ray. A fresh
+// B^-1 q restores the accuracy that the ratio test assumes (round-off accumulating in
+// updates is what Lloyd Sec. 5.5 avoids by solving afresh).
+constexpr double kConditionRecovered = 1e-4;
 
 // Lemke's method on w = M z + e z0 + q in tableau form A x = q with A = [I, -M, -e] and
 // x = (w, z, z0) >= 0. Variable numbering: w_i is i, z_j is n + j, z0 is 2n.
@@ -107,6 +140,7 @@ class StandardLemke {
     pivot(r0, z0_, -q_(r0));
     int entering = n_ + r0;  // the complement of w_r0
     int since_refactor = 1;
+    double worst_row_scale = row_scale_.maxCoeff();  // since the last refactorisation
     double theta = 0.0;
     while (true) {
       if (z0_vanished()) return LcpStatus::Solved;
@@ -126,14 +160,18 @@ class StandardLemke {
       if (small && since_refactor > 0) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
+        worst_row_scale = row_scale_.maxCoeff();
         continue;
       }
       pivot(r, entering, theta);
       if (leaving == z0_) return LcpStatus::Solved;
       entering = leaving < n_ ? leaving + n_ : leaving - n_;
-      if (++since_refactor >= period_ || small) {
+      const double scale = row_scale_.maxCoeff();
+      worst_row_scale = std::max(worst_row_scale, scale);
+      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_row_scale) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
+        worst_row_scale = row_scale_.maxCoeff();
       }
     }
   }

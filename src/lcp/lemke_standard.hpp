@@ -51,8 +51,11 @@ inline double degenerate_floor(double x_max, double row_scale_i, double rhs_scal
 // and to the size of the terms summed into d_i (column_scale = |a|_inf). Basic values
 // x_i <= degenerate_floor (rhs_scale = |q|_inf) count as exactly zero. *theta is the
 // minimum ratio (the step), and *ties every blocking row that the step brings to zero
-// within its degenerate_floor (this includes every ratio within tol of the minimum
-// relative to its own size), in increasing row order. Returns false, with *ties empty,
+// within the round-off of x_i - theta d_i: its degenerate_floor, plus theta times the
+// round-off of d_i (tol row_scale(i) column_scale), plus d_i times the uncertainty of the
+// step (how far the smallest ratio can grow when every x_i and d_i is off by its
+// round-off). This includes every ratio within tol of the minimum relative to its own
+// size; the list is in increasing row order. Returns false, with *ties empty,
 // when no row blocks: ray termination. After the pivot every tied row is degenerate: set
 // its basic value to exactly zero, so that residues do not grow into spurious nonzero
 // ratios.
