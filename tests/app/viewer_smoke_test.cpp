@@ -12,12 +12,17 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include "pivot/recording.hpp"
 
 namespace {
 
-std::string temp_path(const std::string& name) { return std::string(::testing::TempDir()) + name; }
+// Per process, so two suites on one machine (a release and a sanitizer build) never read
+// each other's recordings and screenshots.
+std::string temp_path(const std::string& name) {
+  return std::string(::testing::TempDir()) + "pivot_viewer_" + std::to_string(getpid()) + "_" + name;
+}
 
 // Mesa's software driver is dlopen'd and unloaded with allocations still live, which
 // LeakSanitizer reports from an "<unknown module>" that no suppression can name. Leak
