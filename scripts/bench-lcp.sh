@@ -85,14 +85,6 @@ doc=docs/benchmarks.md
 if [[ ! -f $doc ]]; then
   printf '# Benchmarks\n\nResults of the programs in `bench/`, each with its command and machine.\n\n' > "$doc"
 fi
-if grep -qF "$begin" "$doc"; then
-  awk -v b="$begin" -v e="$end" -v f="$section" '
-    $0 == b { while ((getline line < f) > 0) print line; skip = 1; next }
-    $0 == e { skip = 0; next }
-    !skip { print }' "$doc" > "$doc.tmp"
-  mv "$doc.tmp" "$doc"
-else
-  { echo; cat "$section"; } >> "$doc"
-fi
+scripts/replace-doc-section.sh "$doc" "$begin" "$end" "$section"
 echo "bench-lcp: wrote $doc and $plot"
 exit "$status"

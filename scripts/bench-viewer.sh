@@ -73,14 +73,6 @@ section=$out/section.md
   echo "$end"
 } > "$section"
 doc=docs/benchmarks.md
-if grep -qF "$begin" "$doc"; then
-  awk -v b="$begin" -v e="$end" -v f="$section" '
-    $0 == b { while ((getline line < f) > 0) print line; skip = 1; next }
-    $0 == e { skip = 0; next }
-    !skip { print }' "$doc" > "$doc.tmp"
-  mv "$doc.tmp" "$doc"
-else
-  { echo; cat "$section"; } >> "$doc"
-fi
+scripts/replace-doc-section.sh "$doc" "$begin" "$end" "$section"
 echo "bench-viewer: wrote $doc"
 exit "$failed"
