@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -182,6 +183,15 @@ Options parse_options(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv);
+  // The failure files are the point of a soak: make their folder before hours of solving,
+  // not when the first one is written.
+  std::error_code error;
+  std::filesystem::create_directories(options.failures, error);
+  if (error) {
+    std::fprintf(stderr, "lcp_soak: cannot create %s: %s\n", options.failures.c_str(),
+                 error.message().c_str());
+    return 2;
+  }
   const LcpMethod methods[] = {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced};
   std::printf("lcp_soak: %d problems per mix, seeds %llu..%llu, m <= %d, n <= %d\n\n",
               options.problems, static_cast<unsigned long long>(options.seed),
