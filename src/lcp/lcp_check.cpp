@@ -10,10 +10,6 @@ namespace pivot {
 
 namespace {
 
-// The tolerance of the acceptance rule, relative to s = max(1, |q|_inf): the same number
-// for every solver and every reader of problem files.
-constexpr double kAcceptance = 1e-9;
-
 double max_abs(const VecX& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
 
 }  // namespace
@@ -31,8 +27,9 @@ LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale) {
   check.min_entry = std::min(z.minCoeff(), w.minCoeff());
   check.max_complementarity = (w.array() * z.array()).abs().maxCoeff();
   const double s = std::max(1.0, q_scale);
-  check.accepted = z.allFinite() && w.allFinite() && check.min_entry >= -kAcceptance * s &&
-                   check.max_complementarity <= kAcceptance * s * std::max(1.0, max_abs(z));
+  check.accepted =
+      z.allFinite() && w.allFinite() && check.min_entry >= -kAcceptanceTolerance * s &&
+      check.max_complementarity <= kAcceptanceTolerance * s * std::max(1.0, max_abs(z));
   return check;
 }
 

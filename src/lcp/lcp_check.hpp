@@ -6,6 +6,10 @@
 
 namespace pivot {
 
+// The tolerance of the acceptance rule, relative to s = max(1, |q|_inf): the same number
+// for every solver and every reader of problem files.
+constexpr double kAcceptanceTolerance = 1e-9;
+
 // Applies the rule to z and w = M z + q computed by the caller: with s = max(1, q_scale),
 // every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
 // q_scale is |q|_inf. A non-finite entry is never accepted. residual is left at 0: w is

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lcp_check.hpp"
 #include "lemke_standard.hpp"
 #include "normalized_contacts.hpp"
 
@@ -93,17 +94,25 @@ class FastLemke {
       }
     }
     const int dim = 6 * nc_.num_bodies;
+    contact_of_.resize(size_);
+    for (int k = 0; k < size_; ++k) {
+      contact_of_[k] = k < n_ ? k : k < n_ + n_ * d_ ? (k - n_) / d_ : k - n_ - n_ * d_;
+    }
     active_.assign(n_, reduced_ ? 0 : 1);
     v_ = VecX::Zero(dim);
     V_ = VecX::Zero(dim);
     Vq_ = VecX::Zero(dim);
+    vabs_ = VecX::Zero(dim);
+    Vqabs_ = VecX::Zero(dim);
     bstar_ = VecX::Zero(dim);
     cstar_ = VecX::Zero(dim);
     // Lloyd Sec. 5.2: the reduced matrix is a product through R^{6m}, plus the z0 column
     // and the w_r row, so a non-singular one has r <= 6m + 2. This is the only dense matrix.
     A_ = MatX::Zero(rmax_, rmax_);
     rhs_ = VecX::Zero(rmax_);
+    rmag_ = VecX::Zero(rmax_);
     perm_.assign(rmax_, 0);
+    colscale_.assign(rmax_, 1.0);
     stats_.largest_dense_entries = static_cast<long long>(rmax_) * rmax_;
     x_of_.assign(n_, -1);
     theta_rows_.reserve(n_);
@@ -113,6 +122,17 @@ class FastLemke {
     dstar_.reserve(static_cast<size_t>(n_) * d_);
     bgamma_.reserve(n_);
     bx_.reserve(n_);
+    negative_.reserve(size_);
+    blocking_.reserve(size_);
+    bounded_.assign(size_, 0);
+    row_l1_ = VecX::Zero(size_);
+    for (int k = 0; k < n_ + n_ * d_; ++k) {
+      const ContactColumn& col = k < n_ ? nc_.N[k] : nc_.D[k - n_];
+      for (int t = 0; t < 2; ++t) {
+        if (col.body[t] >= 0) row_l1_[k] += col.block[t].lpNorm<1>();
+      }
+    }
+    for (int i = 0; i < n_; ++i) row_l1_[lambda_index(i)] = nc_.mu[i] + d_;
     candidates_.reserve(size_ + 1);
     keep_.reserve(size_ + 1);
     entries_.reserve(size_ + 1);
@@ -129,9 +149,7 @@ class FastLemke {
   Kind kind(int k) const {
     return k < n_ ? Kind::Normal : k < n_ + n_ * d_ ? Kind::Friction : Kind::Cone;
   }
-  int contact_of(int k) const {
-    return k < n_ ? k : k < n_ + n_ * d_ ? (k - n_) / d_ : k - n_ - n_ * d_;
-  }
+  int contact_of(int k) const { return contact_of_[k]; }
   int phi_index(int i, int j) const { return n_ + i * d_ + j; }
   int lambda_index(int i) const { return n_ + n_ * d_ + i; }
   const ContactColumn& friction(int k) const { return nc_.D[k - n_]; }
@@ -143,10 +161,15 @@ class FastLemke {
   bool factor(int r);
   void solve(const Rhs& in);
   double basic_w_value(const Rhs& in, int k) const;
-  void store_basic_values(const Rhs& in, VecX* out);
+  double basic_w_magnitude(const Rhs& in, int k, const VecX& vabs, const VecX& zmag,
+                           double z0mag) const;
+  void store_basic_values(const Rhs& in, VecX* out, VecX* magnitude);
   void start_basis();
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(int* pivots);
+  void bound_row(int k);
+  bool blocks(int k);
+  bool z0_step_feasible(int first);
   int lexicographic_min(const VecX& divisor);
   void finish(LcpResult* result);
 
@@ -155,9 +178,11 @@ class FastLemke {
   bool reduced_;
   double tol_;
   double noise_ = 0.0;  // relative zero threshold of the current basis, >= tol_
+  double slack_ = 0.0;  // how far below zero z0's last step may leave a row (pivot_to_solution)
   int max_pivots_;
   int rmax_;
 
+  std::vector<int> contact_of_;  // contact of each index: a table, not a division per row
   std::vector<Pair> state_;
   std::vector<char> active_;
   VecX c_;      // covering vector, extended by Lloyd (59) in the reduced method
@@ -176,17 +201,31 @@ class FastLemke {
   int rsize_ = 0;
   MatX A_;
   std::vector<int> perm_;
+  std::vector<double> colscale_;  // the largest entry of each column of (31) before scaling
 
   // One solve: basic z values, z0 and the velocity V = u + N_a theta + D_a phi.
   VecX zval_;
   double z0val_ = 0.0;
-  VecX v_, V_, bstar_, rhs_;
+  VecX v_, V_, bstar_, rhs_, rmag_;
   std::vector<double> bgamma_, bx_;  // b of the gamma and sigma_x rows per basic lambda
+  // Its round-off bounds, in units of noise_ (solve()): rmag_ of each reduced unknown, zmag_
+  // of every basic z, z0mag_ of z0, vabs_ of the velocity V entrywise.
+  double z0mag_ = 0.0;
+  VecX zmag_, vabs_;
 
   VecX qval_, mval_;  // q' and m' of the basic variable at each index
-  double qz0_ = 0.0, mz0_ = 0.0;
-  VecX Vq_;                   // velocity of the current basic solution
-  std::vector<double> path_;  // Reduced: v_c / z0 at every vertex so far, 6m values each
+  VecX qmag_, mmag_;  // their round-off bounds in units of noise_
+  double qz0_ = 0.0, mz0_ = 0.0, qz0mag_ = 0.0, mz0mag_ = 0.0;
+  VecX Vq_, Vqabs_;            // velocity of the current basic solution and its bound
+  std::vector<double> path_;   // Reduced: v_c / z0 at every vertex so far, 6m values each
+  std::vector<int> negative_;  // basic rows with m' < 0, the only ones the ratio test reads
+  std::vector<int> blocking_;  // those whose m' is negative beyond round-off
+  std::vector<char> bounded_;  // whether qmag_, mmag_ of such a row are formed this pivot
+  VecX row_l1_;            // |column|_1 of each normal and friction row, mu + d of each cone row
+  double vabs_max_ = 0.0;  // largest entry of vabs_
+  double lambda_mag_max_ = 0.0;  // largest bound of a basic lambda
+  double zmag_max_ = 0.0;        // largest bound of a basic z
+  Rhs drive_;                    // the driving variable's column of this pivot
   std::vector<int> candidates_, keep_;
   std::vector<double> entries_;
   FastLemkeStats stats_;
@@ -319,11 +358,19 @@ bool FastLemke::build_basis() {
 
 // LU with partial pivoting in place in A_ (no allocation). The reduced system is at most
 // 6m + 2 square, so a fresh factorisation per pivot is cheap next to the O(n) row work.
+// Each column is first scaled to a largest entry of one: the unknowns then have comparable
+// sizes, so the solve's normwise error bound holds for each of them. Unscaled, a sliding
+// contact's column N + mu d_x (mu ~ 1000) made the bound of every unknown 1e3 times too
+// large, and the spread of U's diagonal an overestimate of the condition.
 bool FastLemke::factor(int r) {
-  double amax = 0.0;
   for (int b = 0; b < r; ++b) {
-    for (int a = 0; a < r; ++a) amax = std::max(amax, std::abs(A_(a, b)));
+    double cmax = 0.0;
+    for (int a = 0; a < r; ++a) cmax = std::max(cmax, std::abs(A_(a, b)));
+    if (!(cmax > 0.0)) return false;
+    colscale_[b] = cmax;
+    for (int a = 0; a < r; ++a) A_(a, b) /= cmax;
   }
+  const double amax = 1.0;
   double umin = std::numeric_limits<double>::infinity(), umax = 0.0;
   for (int k = 0; k < r; ++k) {
     int p = k;
@@ -397,39 +444,78 @@ void FastLemke::solve(const Rhs& in) {
     for (int b = a + 1; b < r; ++b) s -= A_(a, b) * rhs_[b];
     rhs_[a] = s / A_(a, a);
   }
+  // rhs_ holds the scaled unknowns y = S x of factor(); their error is about noise_ |y|_inf.
+  double ynorm = 0.0;
+  for (int a = 0; a < r; ++a) ynorm = std::max(ynorm, std::abs(rhs_[a]));
+  for (int a = 0; a < r; ++a) {
+    rhs_[a] /= colscale_[a];
+    rmag_[a] = ynorm / colscale_[a];
+  }
   z0val_ = z0_basic_ ? rhs_[r - 1] : 0.0;
+  // Round-off bounds (first order, in units of noise_): a value derived from the reduced
+  // unknowns carries the sum over its terms of |coefficient| times their bounds. The ratio
+  // test judges each row by its own bound: with mu ~ 1000 the cone rows' values are 1e5
+  // times z0's, and one scale for all rows hid z0's tie (it then went on below zero).
+  z0mag_ = z0_basic_ ? rmag_[r - 1] : 0.0;
   // Lloyd (40): v_c = N_* theta + D_* phi_kappa - b_* + c_* z0.
   v_ = cstar_ * z0val_ - bstar_;
+  vabs_.setZero();
+  lambda_mag_max_ = 0.0;
+  for (size_t s = 0; s < lambda_rows_.size(); ++s) {
+    const int x = x_of_[lambda_rows_[s]];
+    add_abs_column(friction(x), c_[lambda_index(lambda_rows_[s])] * z0mag_ + std::abs(bgamma_[s]),
+                   &vabs_);
+  }
   for (int a = 0; a < nt; ++a) {
     zval_[theta_rows_[a]] = rhs_[a];
+    zmag_[theta_rows_[a]] = rmag_[a];
     add_scaled_column(nstar_[a], rhs_[a], &v_);
+    add_abs_column(nstar_[a], rmag_[a], &vabs_);
   }
   for (int b = 0; b < nk; ++b) {
     zval_[kappa_[b]] = rhs_[nt + b];
+    zmag_[kappa_[b]] = rmag_[nt + b];
     add_scaled_column(dstar_[b], rhs_[nt + b], &v_);
+    add_abs_column(dstar_[b], rmag_[nt + b], &vabs_);
   }
   for (size_t s = 0; s < lambda_rows_.size(); ++s) {
     const int i = lambda_rows_[s];
     const int x = x_of_[i];
-    double phi_sum = 0.0;
+    const int l = lambda_index(i);
+    double phi_sum = 0.0, phi_mag = 0.0;
     for (int j = 0; j < d_; ++j) {
       const int g = phi_index(i, j);
-      if (g != x && state_[g] == Pair::ZBasic) phi_sum += zval_[g];
+      if (g != x && state_[g] == Pair::ZBasic) {
+        phi_sum += zval_[g];
+        phi_mag += zmag_[g];
+      }
     }
-    const double theta = state_[i] == Pair::ZBasic ? zval_[i] : 0.0;
+    const bool theta_basic = state_[i] == Pair::ZBasic;
+    const double theta = theta_basic ? zval_[i] : 0.0;
     // Lloyd (38): phi_x = mu theta - E' phi_kappa + c_gamma z0 - b_gamma.
-    zval_[x] = nc_.mu[i] * theta - phi_sum + c_[lambda_index(i)] * z0val_ - bgamma_[s];
+    zval_[x] = nc_.mu[i] * theta - phi_sum + c_[l] * z0val_ - bgamma_[s];
+    zmag_[x] = (theta_basic ? nc_.mu[i] * zmag_[i] : 0.0) + phi_mag + c_[l] * z0mag_ +
+               std::abs(bgamma_[s]);
     // Lloyd (41): lambda = -D_x' v_c + b_x - c_x z0.
-    zval_[lambda_index(i)] = bx_[s] - c_[x] * z0val_ - column_dot(friction(x), v_);
+    zval_[l] = bx_[s] - c_[x] * z0val_ - column_dot(friction(x), v_);
+    zmag_[l] = std::abs(bx_[s]) + c_[x] * z0mag_ + abs_column_dot(friction(x), vabs_);
+    lambda_mag_max_ = std::max(lambda_mag_max_, zmag_[l]);
   }
   // Velocity part of every row: V = u + N_a theta + D_a phi.
   V_ = v_;
   if (in.kind == Rhs::Q) {
     V_ += in.scale * nc_.k;
+    vabs_ += std::abs(in.scale) * nc_.k.cwiseAbs();
   } else if (in.kind == Rhs::Column && kind(in.index) != Kind::Cone) {
-    add_scaled_column(kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index),
-                      in.scale, &V_);
+    const ContactColumn& col =
+        kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index);
+    add_scaled_column(col, in.scale, &V_);
+    add_abs_column(col, std::abs(in.scale), &vabs_);
   }
+  vabs_max_ = vabs_.maxCoeff();
+  zmag_max_ = lambda_mag_max_;
+  for (int a = 0; a < r; ++a) zmag_max_ = std::max(zmag_max_, rmag_[a]);
+  for (int i : lambda_rows_) zmag_max_ = std::max(zmag_max_, zmag_[x_of_[i]]);
 }
 
 // A basic w row after solve(): Lloyd (36), M_ba x + q_in_b, from v_c and the E, mu terms.
@@ -455,11 +541,40 @@ double FastLemke::basic_w_value(const Rhs& in, int k) const {
   return cover;
 }
 
-void FastLemke::store_basic_values(const Rhs& in, VecX* out) {
+// The round-off bound of basic_w_value, term by term, in units of noise_, from the bounds
+// of a solve: vabs of its velocity, zmag of its basic z, z0mag of its z0.
+double FastLemke::basic_w_magnitude(const Rhs& in, int k, const VecX& vabs, const VecX& zmag,
+                                    double z0mag) const {
+  const double cover = c_[k] * z0mag + std::abs(input_extra(in, k));
+  const int i = contact_of(k);
+  switch (kind(k)) {
+    case Kind::Normal:
+      return abs_column_dot(nc_.N[k], vabs) + cover;
+    case Kind::Friction: {
+      const int l = lambda_index(i);
+      return abs_column_dot(friction(k), vabs) + (state_[l] == Pair::ZBasic ? zmag[l] : 0.0) +
+             cover;
+    }
+    case Kind::Cone: {
+      double mag = state_[i] == Pair::ZBasic ? nc_.mu[i] * zmag[i] : 0.0;
+      for (int j = 0; j < d_; ++j) {
+        const int g = phi_index(i, j);
+        if (state_[g] == Pair::ZBasic) mag += zmag[g];
+      }
+      return mag + cover;
+    }
+  }
+  return cover;
+}
+
+// The basic values of a solve, and the round-off bounds of its basic z (those of the basic
+// w are formed only where the ratio test reads them, by basic_w_magnitude).
+void FastLemke::store_basic_values(const Rhs& in, VecX* out, VecX* magnitude) {
   solve(in);
   for (int k = 0; k < size_; ++k) {
     if (state_[k] == Pair::ZBasic) {
       (*out)[k] = zval_[k];
+      (*magnitude)[k] = zmag_[k];
     } else if (state_[k] == Pair::WBasic) {
       (*out)[k] = basic_w_value(in, k);
     }
@@ -493,6 +608,58 @@ FastLemke::Activation FastLemke::activate(int i) {
     qval_[k] = (j < d_ ? column_dot(friction(k), Vq_) : 0.0) + cover * qz0_;
   }
   return Activation::Added;
+}
+
+// Whether z0 leaves: true when the step that takes z0 to zero leaves every basic row at
+// or above zero to within its round-off bound, or to within slack_, a tenth of the
+// acceptance tolerance. The complementary basis z0's leaving gives is then an accepted
+// solution. This covers z0's ties and more: problems with physical gaps of 1e-11 beside
+// values of 0.1 (a block over a hole) have rows whose ratios differ from z0's by 1e-10
+// relative, beyond round-off but below what the answer resolves, and taking such a row
+// instead of z0 goes on through bases too degenerate to compute. It is not a test of z0
+// alone: a z0 below its own round-off bound may still be far from a solution's basis.
+// Row `first` is tested first: the row of the smallest ratio, it is the one z0's step most
+// often takes below zero, which spares the pass over the others on nearly every pivot.
+bool FastLemke::z0_step_feasible(int first) {
+  if (!(mz0_ < 0.0)) return false;
+  const double t = std::max(qz0_, 0.0) / -mz0_;
+  auto feasible = [&](int k) {
+    const double value = qval_[k] + t * mval_[k];
+    if (value >= -slack_) return true;
+    bound_row(k);
+    return value >= -noise_ * (qmag_[k] + t * mmag_[k]);
+  };
+  if (first >= 0 && !feasible(first)) return false;
+  for (int k : negative_) {
+    if (!feasible(k)) return false;
+  }
+  return true;
+}
+
+// The round-off bounds of a row with m' < 0 for this pivot (those of a basic w are formed
+// here, once, when the ratio test first needs them).
+void FastLemke::bound_row(int k) {
+  if (bounded_[k]) return;
+  qmag_[k] = basic_w_magnitude(Rhs{Rhs::Q, -1, 1.0}, k, Vqabs_, qmag_, qz0mag_);
+  mmag_[k] = basic_w_magnitude(drive_, k, vabs_, mmag_, mz0mag_);
+  bounded_[k] = 1;
+}
+
+// Whether a row with m' < 0 blocks: its m' is negative beyond round-off. An upper bound of
+// a basic w row's bound decides nearly every row at the cost of a multiply: |row|_1 times
+// the largest bound of what it sums (|vabs|_inf for a normal or friction row's dot
+// product, the largest basic z bound for a cone row's mu theta - sum phi), the largest
+// lambda bound for a friction row's lambda, and one for the driving column's own entry (a
+// unit or a cone column). The bound itself is formed only for an m' near zero.
+bool FastLemke::blocks(int k) {
+  if (!bounded_[k]) {
+    const bool cone = k >= n_ + n_ * d_;
+    const double upper = row_l1_[k] * (cone ? zmag_max_ : vabs_max_) +
+                         (k < n_ || cone ? 0.0 : lambda_mag_max_) + c_[k] * mz0mag_ + 1.0;
+    if (mval_[k] < -noise_ * upper) return true;
+  }
+  bound_row(k);
+  return mval_[k] < -noise_ * mmag_[k];
 }
 
 // Lexicographic ratio test (Cottle-Pang-Stone Sec. 4.9): among the tied candidates keep
@@ -570,8 +737,11 @@ void FastLemke::start_basis() {
   }
   c_ = VecX::Ones(size_);
   zval_ = VecX::Zero(size_);
+  zmag_ = VecX::Zero(size_);
   qval_ = VecX::Zero(size_);
   mval_ = VecX::Zero(size_);
+  qmag_ = VecX::Zero(size_);
+  mmag_ = VecX::Zero(size_);
   r_ = -1;
   z0_basic_ = false;
   driving_is_z_ = true;
@@ -585,12 +755,13 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
   // q_i / c_i (lexicographically) leaves.
-  double lowest = 0.0;
+  double lowest = 0.0, qinf = 0.0;
   for (int k = 0; k < size_; ++k) {
-    if (state_[k] == Pair::Inactive) continue;
     qval_[k] = input_row(q_rhs, k);
-    lowest = std::min(lowest, qval_[k] / c_[k]);
+    qinf = std::max(qinf, std::abs(qval_[k]));
+    if (state_[k] != Pair::Inactive) lowest = std::min(lowest, qval_[k] / c_[k]);
   }
+  slack_ = 0.1 * kAcceptanceTolerance * std::max(1.0, qinf);
   if (lowest >= 0.0) return LcpStatus::Solved;
   candidates_.clear();
   for (int k = 0; k < size_; ++k) {
@@ -608,9 +779,11 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     const bool ok = build_basis();
     stats_.factor_time_us += elapsed_us(t0);
     if (!ok) return LcpStatus::NumericalFailure;
-    store_basic_values(q_rhs, &qval_);
+    store_basic_values(q_rhs, &qval_, &qmag_);
     qz0_ = z0val_;
+    qz0mag_ = z0mag_;
     Vq_ = V_;
+    Vqabs_ = vabs_;
     if (reduced_) {
       for (Eigen::Index e = 0; e < Vq_.size(); ++e) path_.push_back(Vq_[e] / qz0_);
     }
@@ -624,46 +797,62 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
           return LcpStatus::NumericalFailure;
       }
     }
-    const Rhs drive = driving_is_z_ ? Rhs{Rhs::Column, r_, 1.0} : Rhs{Rhs::Unit, r_, -1.0};
-    store_basic_values(drive, &mval_);
+    drive_ = driving_is_z_ ? Rhs{Rhs::Column, r_, 1.0} : Rhs{Rhs::Unit, r_, -1.0};
+    store_basic_values(drive_, &mval_, &mmag_);
     mz0_ = z0val_;
-
-    // Ratio test (18) with relative tolerances; z0 leaves whenever it ties.
-    double mscale = std::abs(mz0_), qscale = std::abs(qz0_);
+    mz0mag_ = z0mag_;
+    // The ratio test reads only the rows with m' < 0, and the blocking ones among them.
+    negative_.clear();
+    blocking_.clear();
     for (int k = 0; k < size_; ++k) {
-      if (state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) {
-        mscale = std::max(mscale, std::abs(mval_[k]));
-        qscale = std::max(qscale, std::abs(qval_[k]));
-      }
+      if (!(mval_[k] < 0.0) || (state_[k] != Pair::ZBasic && state_[k] != Pair::WBasic)) continue;
+      negative_.push_back(k);
+      bounded_[k] = state_[k] == Pair::ZBasic;  // store_basic_values bounded the basic z
+      if (blocks(k)) blocking_.push_back(k);
     }
-    const double pivot_tol = noise_ * mscale;
-    auto ratio = [&](double q, double m) { return std::max(q, 0.0) / -m; };
+
+    // Ratio test (18), each row against its own round-off bound.
+    auto ratio = [&](int k) { return std::max(qval_[k], 0.0) / -mval_[k]; };
     double tmin = std::numeric_limits<double>::infinity();
-    if (mz0_ < -pivot_tol) tmin = ratio(qz0_, mz0_);
-    for (int k = 0; k < size_; ++k) {
-      if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) && mval_[k] < -pivot_tol) {
-        tmin = std::min(tmin, ratio(qval_[k], mval_[k]));
+    if (mz0_ < -noise_ * mz0mag_) tmin = std::max(qz0_, 0.0) / -mz0_;
+    int tmin_row = -1;
+    for (int k : blocking_) {
+      if (ratio(k) < tmin) {
+        tmin = ratio(k);
+        tmin_row = k;
       }
     }
     if (tmin == std::numeric_limits<double>::infinity()) return LcpStatus::SecondaryRay;
-    // A tie is a variable that the step tmin brings to zero within the round-off of q' and
-    // m' (absolute, so a small pivot element does not magnify it into a false ratio gap).
-    const double zero = noise_ * (qscale + tmin * mscale);
-    auto ties = [&](double q, double m) { return m < -pivot_tol && q + tmin * m <= zero; };
     ++*pivots;
-    if (ties(qz0_, mz0_)) {
+    if (z0_step_feasible(tmin_row)) {
       // z0 leaves: the entering driving variable completes a complementary basis.
       state_[r_] = driving_is_z_ ? Pair::ZBasic : Pair::WBasic;
       r_ = -1;
       z0_basic_ = false;
       return LcpStatus::Solved;
     }
-    candidates_.clear();
-    for (int k = 0; k < size_; ++k) {
-      if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) && ties(qval_[k], mval_[k])) {
-        candidates_.push_back(k);
-      }
+    // Ties: the rows that the step tmin brings to zero within their own round-off, and whose
+    // own ratio is within tmax, the longest step that leaves no blocking row below zero by
+    // more than its round-off (Harris's bound). Both are needed when round-off bounds differ
+    // by 1e4, as they do with mu ~ 1000: a friction row with a large bound may not leave at a
+    // longer step that takes a well-known row below zero, and a well-known row may not leave
+    // at a step that leaves the friction row's error at -1e-6, to come back next pivot as an
+    // entering value 1e4 times its own bound below zero.
+    // Only rows whose ratio is below tmax so far can lower it: their bounds alone are formed.
+    auto zero = [&](int k) {
+      bound_row(k);
+      return noise_ * (qmag_[k] + tmin * mmag_[k]);
+    };
+    double tmax = std::numeric_limits<double>::infinity();
+    for (int k : blocking_) {
+      if (ratio(k) < tmax) tmax = std::min(tmax, (std::max(qval_[k], 0.0) + zero(k)) / -mval_[k]);
     }
+    candidates_.clear();
+    for (int k : blocking_) {
+      if (ratio(k) <= tmax && qval_[k] + tmin * mval_[k] <= zero(k)) candidates_.push_back(k);
+    }
+    // Only z0 blocks, yet its step leaves a row below its bound: the values are not sound.
+    if (candidates_.empty()) return LcpStatus::NumericalFailure;
     int leaving = candidates_.front();
     if (candidates_.size() > 1) {
       ++stats_.tie_breaks;

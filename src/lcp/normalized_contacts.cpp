@@ -47,7 +47,8 @@ NormalizedContacts normalize_contacts(const ContactProblem& p) {
     Eigen::LLT<Mat6> llt(Mk);
     // LLT only reads the lower triangle, so symmetry is checked separately.
     const double scale = std::max(1.0, Mk.cwiseAbs().maxCoeff());
-    if (llt.info() != Eigen::Success || (Mk - Mk.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale ||
+    if (llt.info() != Eigen::Success ||
+        (Mk - Mk.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale ||
         llt.matrixL().toDenseMatrix().diagonal().minCoeff() <= 1e-12 * std::sqrt(scale)) {
       throw std::invalid_argument("mass matrix of body " + std::to_string(k) +
                                   " is not symmetric positive definite");
@@ -95,6 +96,20 @@ double column_dot(const ContactColumn& a, const VecX& v) {
 void add_scaled_column(const ContactColumn& a, double s, VecX* v) {
   for (int t = 0; t < 2; ++t) {
     if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t];
+  }
+}
+
+double abs_column_dot(const ContactColumn& a, const VecX& v) {
+  double sum = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    if (a.body[s] >= 0) sum += a.block[s].cwiseAbs().dot(v.segment<6>(6 * a.body[s]));
+  }
+  return sum;
+}
+
+void add_abs_column(const ContactColumn& a, double s, VecX* v) {
+  for (int t = 0; t < 2; ++t) {
+    if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t].cwiseAbs();
   }
 }
 

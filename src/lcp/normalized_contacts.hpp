@@ -31,6 +31,9 @@ double column_dot(const ContactColumn& a, const ContactColumn& b);
 double column_dot(const ContactColumn& a, const VecX& v);
 // v += s a.
 void add_scaled_column(const ContactColumn& a, double s, VecX* v);
+// |a|' v and v += s |a| (entrywise absolute values): magnitudes for round-off bounds.
+double abs_column_dot(const ContactColumn& a, const VecX& v);
+void add_abs_column(const ContactColumn& a, double s, VecX* v);
 
 // w = M z + q of eq. (8) row by row from the columns, M never formed: nu_i = n_i' v_c +
 // b_i, sigma_ij = d_ij' v_c + lambda_i, gamma_i = mu_i theta_i - sum_j phi_ij, with v_c

@@ -52,23 +52,23 @@ constexpr LcpMethod kReduced = LcpMethod::Reduced;
 // mu up to 1000: a friction cone that is nearly a half-space.
 INSTANTIATE_TEST_SUITE_P(LargeMu, SoakRegression,
                          ::testing::Values(SoakCase{"large_mu_seed_20.contact", kStandard, false},
-                                           SoakCase{"large_mu_seed_20.contact", kStructural, true},
-                                           SoakCase{"large_mu_seed_20.contact", kReduced, true},
+                                           SoakCase{"large_mu_seed_20.contact", kStructural, false},
+                                           SoakCase{"large_mu_seed_20.contact", kReduced, false},
                                            SoakCase{"large_mu_seed_388.contact", kStandard, false},
                                            SoakCase{"large_mu_seed_388.contact", kStructural,
                                                     false},
-                                           SoakCase{"large_mu_seed_388.contact", kReduced, true},
+                                           SoakCase{"large_mu_seed_388.contact", kReduced, false},
                                            SoakCase{"large_mu_seed_27.contact", kStandard, true},
                                            SoakCase{"large_mu_seed_27.contact", kStructural, true},
-                                           SoakCase{"large_mu_seed_27.contact", kReduced, true}),
+                                           SoakCase{"large_mu_seed_27.contact", kReduced, false}),
                          case_name);
 
 // Contacts repeated exactly: identical columns and rows in the matrix of eq. (8).
 INSTANTIATE_TEST_SUITE_P(
     Duplicated, SoakRegression,
     ::testing::Values(SoakCase{"duplicated_seed_122.contact", kStandard, false},
-                      SoakCase{"duplicated_seed_122.contact", kStructural, true},
-                      SoakCase{"duplicated_seed_122.contact", kReduced, true},
+                      SoakCase{"duplicated_seed_122.contact", kStructural, false},
+                      SoakCase{"duplicated_seed_122.contact", kReduced, false},
                       SoakCase{"duplicated_seed_256.contact", kStandard, true},
                       SoakCase{"duplicated_seed_256.contact", kStructural, false},
                       SoakCase{"duplicated_seed_256.contact", kReduced, false}),
