@@ -6,8 +6,10 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <chrono>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "lcp_check.hpp"
 
@@ -99,22 +101,65 @@ constexpr double kSmallPivot = 1e-8;
 // updates is what Lloyd Sec. 5.5 avoids by solving afresh).
 constexpr double kConditionRecovered = 1e-4;
 
+// How far below zero z0's leaving step may take a basic value, relative to max(1, |q|_inf):
+// a tenth of the acceptance rule's 1e-9 (shared/formats/problem-files.md), so the answer
+// keeps a margin for the rounding of the final solve.
+constexpr double kLeavingSlack = 1e-10;
+
+// How the ratio test decides ties among the rows its first stage finds within the window
+// (min_ratio_rows). Window: every such row ties, and is zeroed after the pivot; near-ties
+// below the tolerance count as degeneracy, which is what they are when they come from
+// noise in the data (a block pyramid resting on its contacts: gaps of 1.6e-12 from the
+// collision geometry, where treating them as exact leads through ill-conditioned bases
+// that amplify the residues of zeroed rows past them). Confirmed: a tie is confirmed on
+// refined values against each row's own round-off (confirm_ties), which keeps physical gaps
+// as small as the window (a block tipping into a hole, gap/h ~ 1e-11). Neither reading of
+// the data is right on every problem, so solve_lemke tries the second when the first fails.
+enum class TieRule { Window, Confirmed };
+
+// The rounding scale by which the ratio test judges row i of B^-1 (the row_scale of
+// lemke_standard.hpp). Own: the row's own largest entry. Whole: the largest entry of B^-1,
+// for every row. Own is the sharper reading, and the one that keeps genuine small pivot
+// elements: on a slider-crank (Siconos FC2D_SliderCrankLagrangian00001) a pivot element of
+// 3.2e-9 gives |B^-1|_max = 2e11, and judged against that every entry of the next column
+// (|a|_inf = 465) is noise and the path ends on a ray. But the error of an entry of B^-1 is
+// relative to the whole matrix, not to its row (the update adds d_i / d_r times the pivot
+// row to row i; the inverse of refactor() is accurate normwise), and in the ill-conditioned
+// bases of redundant contacts the rows' own scales understate it: stacked blocks, four
+// coplanar contacts a face with gaps of 1e-12 from the collision geometry, take exact pivot
+// elements of 4e-12 to |B^-1|_max = 2e11, where a row whose own scale was 1.2 had d_i off by
+// 2e-4 (eps |B^-1|_max |a|_inf). That noise was taken for ties and degenerate values and the
+// path ended at a false solution or a ray (tests/lcp/standard/block_stack_5_step114.contact,
+// block_stack_5_step138.contact). On a tower of ten blocks (block_tower_10_step42.contact,
+// |B^-1|_max ~ 1e2) a step that tied 24 rows left z0 at 3.6e-12, above its row's own
+// degenerate floor but within the whole basis's, and the path went on to a ray.
+// solve_lemke tries Whole when Own has failed with both tie rules.
+enum class RowScale { Own, Whole };
+
+// One way of reading the data, a run of the method.
+struct Reading {
+  TieRule ties;
+  RowScale scale;
+};
+
 // Lemke's method on w = M z + e z0 + q in tableau form A x = q with A = [I, -M, -e] and
 // x = (w, z, z0) >= 0. Variable numbering: w_i is i, z_j is n + j, z0 is 2n.
 class StandardLemke {
  public:
-  StandardLemke(const MatX& M, const VecX& q, const LemkeOptions& options)
+  StandardLemke(const MatX& M, const VecX& q, const LemkeOptions& options, Reading reading)
       : M_(M),
         q_(q),
         n_(static_cast<int>(q.size())),
         z0_(2 * n_),
         tol_(options.relative_tolerance),
+        rule_(reading.ties),
+        scale_rule_(reading.scale),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n_)),
         period_(std::max(kRefactorPeriod, n_)),
         q_scale_(q.lpNorm<Eigen::Infinity>()),
         M_col_scale_(M.cwiseAbs().colwise().maxCoeff().transpose()),
         Binv_(MatX::Identity(n_, n_)),
-        row_scale_(VecX::Ones(n_)),
+        round_off_scale_(VecX::Ones(n_)),
         x_(q),
         x_fresh_(n_),
         d_(n_),
@@ -140,15 +185,19 @@ class StandardLemke {
     pivot(r0, z0_, -q_(r0));
     int entering = n_ + r0;  // the complement of w_r0
     int since_refactor = 1;
-    double worst_row_scale = row_scale_.maxCoeff();  // since the last refactorisation
+    double worst_scale = round_off_scale_.maxCoeff();  // since the last refactorisation
     double theta = 0.0;
     while (true) {
       if (z0_vanished()) return LcpStatus::Solved;
       if (pivots_ >= max_pivots_) return LcpStatus::PivotLimit;
       entering_column(entering);
       if (!d_.allFinite()) return LcpStatus::NumericalFailure;
-      if (!min_ratio_rows(x_, d_, row_scale_, column_scale(entering), q_scale_, tol_, &ties_,
+      if (!min_ratio_rows(x_, d_, round_off_scale_, column_scale(entering), q_scale_, tol_, &ties_,
                           &theta)) {
+        return LcpStatus::SecondaryRay;
+      }
+      if (rule_ == TieRule::Confirmed && ties_are_uncertain(theta) &&
+          !confirm_ties(entering, &theta)) {
         return LcpStatus::SecondaryRay;
       }
       const int r = blocking_row();
@@ -160,18 +209,18 @@ class StandardLemke {
       if (small && since_refactor > 0) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
-        worst_row_scale = row_scale_.maxCoeff();
+        worst_scale = round_off_scale_.maxCoeff();
         continue;
       }
       pivot(r, entering, theta);
       if (leaving == z0_) return LcpStatus::Solved;
       entering = leaving < n_ ? leaving + n_ : leaving - n_;
-      const double scale = row_scale_.maxCoeff();
-      worst_row_scale = std::max(worst_row_scale, scale);
-      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_row_scale) {
+      const double scale = round_off_scale_.maxCoeff();
+      worst_scale = std::max(worst_scale, scale);
+      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
-        worst_row_scale = row_scale_.maxCoeff();
+        worst_scale = round_off_scale_.maxCoeff();
       }
     }
   }
@@ -187,7 +236,7 @@ class StandardLemke {
   bool z0_vanished() const {
     const int r = row_of_[z0_];
     const double x_max = x_.cwiseAbs().maxCoeff();
-    return x_(r) <= degenerate_floor(x_max, row_scale_(r), q_scale_, tol_);
+    return x_(r) <= degenerate_floor(x_max, round_off_scale_(r), q_scale_, tol_);
   }
 
   // z of the current (not complementary) basis, for the statuses other than Solved.
@@ -247,7 +296,144 @@ class StandardLemke {
     if (std::find(ties_.begin(), ties_.end(), z0_row) != ties_.end()) return z0_row;
     if (ties_.size() == 1) return ties_.front();
     return break_tie_lexicographically(
-        ties_, d_, n_, tol_, [this](int k) { return Binv_.col(k); }, row_scale_, &keep_);
+        ties_, d_, n_, tol_, [this](int k) { return Binv_.col(k); }, round_off_scale_, &keep_);
+  }
+
+  // Whether the first stage's step could rest on a value its window took for zero (a basic
+  // value at most degenerate_floor counts as zero there) or its tie set hold a row that is
+  // not degenerate: some tied row is not left exactly at zero by the step. Rows tied at a
+  // step of zero whose values are exactly zero, the usual degenerate case, are ties by
+  // construction (see pivot()) and need no confirmation. When z0 ties and its leaving is feasible
+  // (z0_step_feasible) it leaves (Lloyd Step 2) without confirmation: confirming would go
+  // on from a solution the acceptance rule takes; on a ball resting in a rim (16 contacts)
+  // z0 lay 5e-12 past the step, beyond round-off, and the path went on into an
+  // ill-conditioned basis and a ray.
+  bool ties_are_uncertain(double theta) const {
+    if (std::find(ties_.begin(), ties_.end(), row_of_[z0_]) != ties_.end() && z0_step_feasible()) {
+      return false;
+    }
+    for (const int i : ties_) {
+      if (x_(i) - theta * d_(i) != 0.0) return true;
+    }
+    return false;
+  }
+
+  // Whether the step that takes z0 to zero leaves every blocking row at or above
+  // -kLeavingSlack max(1, |q|_inf): the complementary basis z0's leaving gives is then an
+  // answer the acceptance rule takes (the same test as Lloyd's fast methods,
+  // lemke_fast.cpp). A window tie of z0 that fails it (a block tipping into a hole, gaps of
+  // 1e-11 taken 1e-9 below zero) must be confirmed instead.
+  bool z0_step_feasible() const {
+    const int r = row_of_[z0_];
+    const double step = std::max(x_(r), 0.0) / d_(r);
+    const double slack = kLeavingSlack * std::max(1.0, q_scale_);
+    for (int i = 0; i < n_; ++i) {
+      if (d_(i) > 0.0 && x_(i) - step * d_(i) < -slack) return false;
+    }
+    return true;
+  }
+
+  // The first-stage window is tol (1e-12) times the problem's scale, thousands of times the
+  // round-off of x and d. On contact problems with physical gaps near that window (a block
+  // tipping into a hole: gap/h ~ 1e-11 against |q| ~ 0.5, tests/lcp/soak/
+  // block_into_hole_step41.contact) it ties rows that are not degenerate; zeroing them
+  // (pivot()) then throws their gaps away and the path ends on a secondary ray. So a tie
+  // found in that window is only a candidate, confirmed on refined values: one step of
+  // iterative refinement, v + B^-1 (rhs - B v), leaves each entry of x and d an error
+  // bounded by the rounding of its residual, gamma (|B^-1| (|B| |v| + |rhs|))_i (Higham,
+  // Accuracy and Stability, Sec. 12.1). The ratio test is rerun on the refined values, and
+  // a row stays tied only when its ratio and the smallest differ by at most the sum of their
+  // error bounds: the tie exact arithmetic would see, decided on each row's own round-off
+  // rather than a global window. Returns false when no refined row blocks (a ray).
+  // In an ill-conditioned basis a row's bound can exceed the round-off the first stage
+  // assumes for it (|B^-1| ~ 1e8 after a pivot element of 7e-9, tests/lcp/standard/
+  // block_over_rim_step30.contact: refinement with the updated inverse moved an exact zero
+  // of d to O(1)); the refined value is then no better, and the row keeps its value and the
+  // first stage's round-off (degenerate_floor, tol row_scale |a|_inf) as its bound.
+  bool confirm_ties(int entering, double* theta) {
+    entering_rhs(entering, &rhs_);
+    refine(rhs_, d_, &d_refined_, &d_error_);
+    refine(q_, x_, &x_refined_, &x_error_);
+    const double x_max = x_.cwiseAbs().maxCoeff();
+    const double column = column_scale(entering);
+    for (int i = 0; i < n_; ++i) {
+      const double d_floor = tol_ * round_off_scale_(i) * column;
+      if (d_error_(i) <= d_floor) {
+        d_(i) = d_refined_(i);
+      } else {
+        d_error_(i) = d_floor;
+      }
+      const double x_floor = degenerate_floor(x_max, round_off_scale_(i), q_scale_, tol_);
+      if (x_error_(i) <= x_floor) {
+        x_(i) = x_refined_(i);
+      } else {
+        x_error_(i) = x_floor;
+      }
+    }
+    if (!min_ratio_rows(x_, d_, round_off_scale_, column, q_scale_, tol_, &ties_, theta))
+      return false;
+    const auto ratio = [&](int i) { return std::max(x_(i), 0.0) / d_(i); };
+    const auto error = [&](int i) { return (x_error_(i) + ratio(i) * d_error_(i)) / d_(i); };
+    int m = ties_.front();
+    for (const int i : ties_) {
+      if (ratio(i) < ratio(m)) m = i;
+    }
+    const double ratio_m = ratio(m);
+    const double error_m = error(m);
+    ties_.erase(std::remove_if(ties_.begin(), ties_.end(),
+                               [&](int i) { return ratio(i) - ratio_m > error(i) + error_m; }),
+                ties_.end());
+    *theta = ratio_m;
+    return true;
+  }
+
+  // *refined = v + B^-1 (rhs - B v), one step of iterative refinement of v ~ B^-1 rhs, and
+  // *error the bound on its entries. Degenerate basic values, exactly zero, stay so with no
+  // error: refinement does not change them in exact arithmetic (as in refactor()).
+  void refine(const VecX& rhs, const VecX& v, VecX* refined, VecX* error) {
+    basis_product(v, &residual_, &magnitude_);
+    residual_ = rhs - residual_;
+    magnitude_ += rhs.cwiseAbs();
+    refined->noalias() = Binv_ * residual_;
+    *refined += v;
+    error->noalias() = Binv_.cwiseAbs() * magnitude_;
+    *error *= (n_ + 1) * std::numeric_limits<double>::epsilon();
+    if (&v == &x_) {
+      for (int i = 0; i < n_; ++i) {
+        if (v(i) == 0.0) (*refined)(i) = (*error)(i) = 0.0;
+      }
+    }
+  }
+
+  // *product = B v and *magnitude = |B| |v| for the basis B, whose column r is the column
+  // of basic_[r] in A = [I, -M, -e].
+  void basis_product(const VecX& v, VecX* product, VecX* magnitude) const {
+    product->setZero(n_);
+    magnitude->setZero(n_);
+    for (int r = 0; r < n_; ++r) {
+      const int variable = basic_[r];
+      if (variable < n_) {
+        (*product)(variable) += v(r);
+        (*magnitude)(variable) += std::abs(v(r));
+      } else if (variable < z0_) {
+        *product -= v(r) * M_.col(variable - n_);
+        *magnitude += std::abs(v(r)) * M_.col(variable - n_).cwiseAbs();
+      } else {
+        product->array() -= v(r);
+        magnitude->array() += std::abs(v(r));
+      }
+    }
+  }
+
+  // *rhs = the column a of `variable` in A = [I, -M, -e].
+  void entering_rhs(int variable, VecX* rhs) const {
+    if (variable < n_) {
+      *rhs = VecX::Unit(n_, variable);
+    } else if (variable < z0_) {
+      *rhs = -M_.col(variable - n_);
+    } else {
+      *rhs = -VecX::Ones(n_);
+    }
   }
 
   // |a|_inf for the column a of `variable` in A = [I, -M, -e].
@@ -258,7 +444,7 @@ class StandardLemke {
   // Exchanges the variable basic in row r for `variable`, whose column is d_, with step
   // theta: the product-form update B^-1 <- E B^-1 with E the identity but for column r,
   // which is (-d_1, ..., 1, ..., -d_n) / d_r. O(n^2), one pass over B^-1 column by column
-  // that also refreshes the row scales the ratio test needs. The rows tied with r are
+  // that also refreshes the rounding scale the ratio test needs. The rows tied with r are
   // degenerate after the step and are set to exactly zero; x >= 0 holds in exact
   // arithmetic, so negative residues are cut off.
   void pivot(int r, int variable, double theta) {
@@ -267,13 +453,14 @@ class StandardLemke {
     for (const int i : ties_) x_(i) = 0.0;
     x_(r) = theta;
     x_ = x_.cwiseMax(0.0);
-    row_scale_.setZero();
+    round_off_scale_.setZero();
     for (int j = 0; j < n_; ++j) {
       auto column = Binv_.col(j);
       column -= row_(j) * d_;
       column(r) = row_(j);
-      row_scale_ = row_scale_.cwiseMax(column.cwiseAbs());
+      round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
     }
+    if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     row_of_[basic_[r]] = -1;
     basic_[r] = variable;
     row_of_[variable] = r;
@@ -321,7 +508,8 @@ class StandardLemke {
     }
     // Fresh basic values from the fresh inverse, except that degenerate rows stay exactly
     // zero: refactorisation does not change them in exact arithmetic.
-    row_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
+    round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
+    if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     x_fresh_.noalias() = Binv_ * q_;
     for (int i = 0; i < n_; ++i) x_(i) = x_(i) == 0.0 ? 0.0 : std::max(0.0, x_fresh_(i));
     return x_.allFinite();
@@ -332,15 +520,19 @@ class StandardLemke {
   const int n_;
   const int z0_;
   const double tol_;
+  const TieRule rule_;
+  const RowScale scale_rule_;
   const int max_pivots_;
   const int period_;
   const double q_scale_;    // |q|_inf
   const VecX M_col_scale_;  // |column j of M|_inf
   MatX Binv_;
-  VecX row_scale_;  // |row i of B^-1|_inf
-  VecX x_;          // basic values, row r holds variable basic_[r]
-  VecX x_fresh_;    // B^-1 q after a refactorisation
-  VecX d_;          // entering column in the current basis
+  VecX round_off_scale_;  // row_scale of the ratio tests, per scale_rule_ (RowScale)
+  VecX x_;                // basic values, row r holds variable basic_[r]
+  VecX x_fresh_;          // B^-1 q after a refactorisation
+  VecX d_;                // entering column in the current basis
+  // Scratch of confirm_ties(): refined x and d, their error bounds, and the refinement's.
+  VecX x_refined_, d_refined_, x_error_, d_error_, rhs_, residual_, magnitude_;
   Eigen::RowVectorXd row_;
   std::vector<int> basic_;
   std::vector<int> row_of_;  // row of each variable, -1 when nonbasic
@@ -359,6 +551,29 @@ void check_input(const MatX& M, const VecX& q) {
   }
 }
 
+// One run of the method with the given reading; solve_time_us is left to the caller.
+LcpResult solve_with(const MatX& M, const VecX& q, const LemkeOptions& options, Reading reading) {
+  LcpResult result;
+  StandardLemke lemke(M, q, options, reading);
+  result.status = lemke.run();
+  result.pivots = lemke.pivots();
+  if (result.status == LcpStatus::Solved) {
+    if (!lemke.complementary_z(&result.z)) {
+      result.status = LcpStatus::NumericalFailure;
+      result.z = lemke.current_z();
+    }
+  } else {
+    result.z = lemke.current_z();
+  }
+  result.w = M * result.z + q;
+  // Never report Solved for an answer the acceptance rule rejects.
+  if (result.status == LcpStatus::Solved &&
+      !check_complementarity(result.z, result.w, q.lpNorm<Eigen::Infinity>()).accepted) {
+    result.status = LcpStatus::NumericalFailure;
+  }
+  return result;
+}
+
 }  // namespace
 
 LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options) {
@@ -371,22 +586,24 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     result.z = VecX::Zero(n);
     result.w = q;
   } else {
-    StandardLemke lemke(M, q, options);
-    result.status = lemke.run();
-    result.pivots = lemke.pivots();
-    if (result.status == LcpStatus::Solved) {
-      if (!lemke.complementary_z(&result.z)) {
-        result.status = LcpStatus::NumericalFailure;
-        result.z = lemke.current_z();
+    // The window rule first: it is the cheaper (no refinement) and solves the problems
+    // whose near-ties are noise; a failure is solved again with confirmed ties, and then
+    // with every row judged by the scale of the whole inverse (RowScale). The result is
+    // that of the run that solved, with the pivots of every run so far (the work done),
+    // else the first run's (status, z and pivots as without the retries, so the pivot
+    // limit still bounds what a failure reports).
+    constexpr Reading kReadings[] = {{TieRule::Window, RowScale::Own},
+                                     {TieRule::Confirmed, RowScale::Own},
+                                     {TieRule::Window, RowScale::Whole}};
+    result = solve_with(M, q, options, kReadings[0]);
+    int pivots = result.pivots;
+    for (std::size_t k = 1; k < std::size(kReadings) && result.status != LcpStatus::Solved; ++k) {
+      LcpResult retry = solve_with(M, q, options, kReadings[k]);
+      pivots += retry.pivots;
+      if (retry.status == LcpStatus::Solved) {
+        result = std::move(retry);
+        result.pivots = pivots;
       }
-    } else {
-      result.z = lemke.current_z();
-    }
-    result.w = M * result.z + q;
-    // Never report Solved for an answer the acceptance rule rejects.
-    if (result.status == LcpStatus::Solved &&
-        !check_complementarity(result.z, result.w, q.lpNorm<Eigen::Infinity>()).accepted) {
-      result.status = LcpStatus::NumericalFailure;
     }
   }
   result.solve_time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
