@@ -1,16 +1,15 @@
 // `pivot run` and `pivot replay` as a user runs them, including being interrupted and
 // killed mid-run while recording.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fcntl.h>
-
 #include <chrono>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -74,9 +73,33 @@ TEST(RunCommand, JsonSummaryReportsTheRun) {
   EXPECT_FALSE(j["interrupted"].get<bool>());
 }
 
-TEST(RunCommand, OverridesReachTheStepper) {
+// A pivot budget of one cannot solve the resting stack's first step, by any method: the
+// run stops there with the problem file written, and its summary counts the failure.
+TEST(RunCommand, FailedSolveStopsTheRunAndIsCounted) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("run_failure_" + std::to_string(::getpid())))
+          .string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
   const test::ProgramRun run =
-      run_pivot("run " + kStack + " --duration 0.1 --h 0.005 -d 8 --method standard --mu 0.2 --json");
+      run_pivot("run " + kStack + " --max-pivots 1 --failure-dir " + dir + " --json");
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string file = dir + "/failed-step-0-island-0.contact";
+  EXPECT_NE(run.output.find("pivot: error: step 0 (t = 0.000000 s), island 0 with 20 contacts: "
+                            "no method solved the LCP (pivot_limit); problem written to " +
+                            file),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(std::filesystem::exists(file));
+  const nlohmann::json j = nlohmann::json::parse(run.output.substr(run.output.find('{')));
+  EXPECT_EQ(j["steps"], 0);
+  EXPECT_EQ(j["failures"], 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RunCommand, OverridesReachTheStepper) {
+  const test::ProgramRun run = run_pivot(
+      "run " + kStack + " --duration 0.1 --h 0.005 -d 8 --method standard --mu 0.2 --json");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const nlohmann::json j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j["steps"], 20);
@@ -86,7 +109,9 @@ TEST(RunCommand, OverridesReachTheStepper) {
 
 TEST(RunCommand, RecordsAndReplaysTheSameFrames) {
   const std::string path = fresh_path("run_record.csv");
-  ASSERT_EQ(run_pivot("run " + kStack + " --duration 0.3 --record " + path + " --record-every 3").exit_code, 0);
+  ASSERT_EQ(run_pivot("run " + kStack + " --duration 0.3 --record " + path + " --record-every 3")
+                .exit_code,
+            0);
   const Recording rec = read_recording(path);
   EXPECT_EQ(rec.frames.size(), 11u);  // steps 0, 3, ..., 30
   const test::ProgramRun replay = run_pivot("replay " + path + " --json");

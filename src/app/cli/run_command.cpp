@@ -37,6 +37,7 @@ struct RunOptions {
   bool json = false;
   bool keep_going = false;
   std::string failure_dir;
+  int max_pivots = 0;
 };
 
 struct RunSummary {
@@ -60,10 +61,13 @@ void apply_overrides(const RunOptions& o, Scene* scene) {
   if (o.h_s) scene->settings.time_step_s = *o.h_s;
   if (o.d) scene->settings.friction_directions = *o.d;
   if (!o.method.empty() && !parse_lcp_method(o.method, &scene->settings.solver)) {
-    throw CLI::ValidationError("--method", "expected standard, structural or reduced, got '" + o.method + "'");
+    throw CLI::ValidationError("--method",
+                               "expected standard, structural or reduced, got '" + o.method + "'");
   }
-  if (!o.nonconvex.empty() && !parse_nonconvex_formulation(o.nonconvex, &scene->settings.nonconvex)) {
-    throw CLI::ValidationError("--nonconvex", "expected max, sum or off, got '" + o.nonconvex + "'");
+  if (!o.nonconvex.empty() &&
+      !parse_nonconvex_formulation(o.nonconvex, &scene->settings.nonconvex)) {
+    throw CLI::ValidationError("--nonconvex",
+                               "expected max, sum or off, got '" + o.nonconvex + "'");
   }
 }
 
@@ -130,6 +134,7 @@ int run_scene(const RunOptions& o) {
   WorldOptions world_options;
   world_options.on_failure = o.keep_going ? FailurePolicy::Continue : FailurePolicy::Stop;
   world_options.failure_dir = o.failure_dir;
+  world_options.lemke.max_pivots = o.max_pivots;
   World world(loaded.scene, world_options);
   if (o.mu) world.friction_override() = *o.mu;
 
@@ -175,7 +180,9 @@ int run_scene(const RunOptions& o) {
     }
   } catch (const SolverFailure& e) {
     // Keep what was recorded up to the failing step, then report.
+    // The step that failed counts, so the summary never says "failures 0" after one.
     std::cerr << (progress ? "\n" : "") << "pivot: error: " << e.what() << "\n";
+    ++s.failures;
     exit_code = 1;
   }
   std::signal(SIGINT, SIG_DFL);
@@ -237,17 +244,24 @@ void add_run_commands(CLI::App& app, int* exit_code) {
   run->add_option("SCENE", o->scene_path, "Scene file (JSON)")->required();
   run->add_option("--duration", o->duration_s, "Simulated time [s]")->check(CLI::PositiveNumber);
   run->add_option("--h", o->h_s, "Time step [s] (overrides the scene)")->check(CLI::PositiveNumber);
-  run->add_option("-d,--directions", o->d, "Friction directions per contact")->check(CLI::Range(2, 256));
-  run->add_option("--mu", o->mu, "Friction coefficient for every contact")->check(CLI::NonNegativeNumber);
+  run->add_option("-d,--directions", o->d, "Friction directions per contact")
+      ->check(CLI::Range(2, 256));
+  run->add_option("--mu", o->mu, "Friction coefficient for every contact")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--method", o->method, "standard | structural | reduced");
   run->add_option("--nonconvex", o->nonconvex, "max | sum | off");
   run->add_option("--record", o->record_path, "Write the trajectory to this CSV (+ .json sidecar)");
-  run->add_option("--record-every", o->record_every, "Record every K-th step")->check(CLI::PositiveNumber);
+  run->add_option("--record-every", o->record_every, "Record every K-th step")
+      ->check(CLI::PositiveNumber);
   run->add_flag("--contacts", o->contact_log, "Also log contacts and impulses (FILE.contacts.csv)");
   run->add_flag("--json", o->json, "Print the summary as one JSON object");
   run->add_flag("--keep-going", o->keep_going,
                 "After a failed solve, write the problem file and continue without impulses");
-  run->add_option("--failure-dir", o->failure_dir, "Where failed problems are written (default: .)");
+  run->add_option("--failure-dir", o->failure_dir,
+                  "Where failed problems are written (default: .)");
+  run->add_option("--max-pivots", o->max_pivots,
+                  "Give up a solve after K pivots (0: a default that grows with its size)")
+      ->check(CLI::NonNegativeNumber);
   run->callback([o, exit_code] { *exit_code = run_scene(*o); });
 
   auto replay_path = std::make_shared<std::string>();
@@ -255,9 +269,8 @@ void add_run_commands(CLI::App& app, int* exit_code) {
   CLI::App* rep = app.add_subcommand("replay", "Validate a recording and print its summary");
   rep->add_option("FILE", *replay_path, "Recording CSV (with FILE.json beside it)")->required();
   rep->add_flag("--json", *replay_json, "Print the summary as one JSON object");
-  rep->callback([replay_path, replay_json, exit_code] {
-    *exit_code = replay(*replay_path, *replay_json);
-  });
+  rep->callback(
+      [replay_path, replay_json, exit_code] { *exit_code = replay(*replay_path, *replay_json); });
 }
 
 }  // namespace pivot::cli
