@@ -9,8 +9,9 @@
 //
 // N problems per mix (default 400), seeds S, S+1, ... (default 1); failures go to DIR
 // (default: the working directory) as soak_<mix>_<seed>_<method>.contact. Prints per
-// method and mix: solved, failed, the worst violation of z, w >= 0 and of w'z = 0 relative
-// to the check's scale, and the worst pivot count. Exits 1 when anything failed.
+// method and mix: solved, failed (and how many of those ran out of pivots), the worst violation of
+// z, w >= 0 and of w'z = 0 relative to the check's scale, and the worst pivot count. Exits 1 when
+// anything failed.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -150,7 +151,8 @@ ContactProblem make_problem(Mix mix, std::uint64_t seed) {
 struct Tally {
   int solved = 0;
   int failed = 0;
-  double worst_negative = 0.0;         // max(0, -min entry) / s
+  int pivot_limit = 0;          // failures that ran out of pivots: a long path, not a wrong turn
+  double worst_negative = 0.0;  // max(0, -min entry) / s
   double worst_complementarity = 0.0;  // max |w_i z_i| / (s max(1, |z|_inf))
   int worst_pivots = 0;
 };
@@ -198,8 +200,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(options.seed + options.problems - 1), kMaxBodies,
               kMaxContacts);
   std::printf(
-      "| method | mix | solved | failed | worst -min(z,w)/s | worst |w'z|/scale | "
-      "max pivots |\n|---|---|---|---|---|---|---|\n");
+      "| method | mix | solved | failed | of which pivot limit | worst -min(z,w)/s | "
+      "worst |w'z|/scale | max pivots |\n|---|---|---|---|---|---|---|---|\n");
   int total_failed = 0;
   for (LcpMethod method : methods) {
     for (Mix mix : kMixes) {
@@ -211,6 +213,7 @@ int main(int argc, char** argv) {
         const LcpCheck c = check_contact_solution(p, r.z);
         if (r.status != LcpStatus::Solved || !c.accepted) {
           ++t.failed;
+          if (r.status == LcpStatus::PivotLimit) ++t.pivot_limit;
           const std::string path = options.failures + "/soak_" + mix_name(mix) + "_" +
                                    std::to_string(seed) + "_" + to_string(method) + ".contact";
           write_contact_problem(path, {p, std::nullopt});
@@ -230,8 +233,9 @@ int main(int argc, char** argv) {
         t.worst_pivots = std::max(t.worst_pivots, r.pivots);
       }
       total_failed += t.failed;
-      std::printf("| %s | %s | %d | %d | %.1e | %.1e | %d |\n", to_string(method), mix_name(mix),
-                  t.solved, t.failed, t.worst_negative, t.worst_complementarity, t.worst_pivots);
+      std::printf("| %s | %s | %d | %d | %d | %.1e | %.1e | %d |\n", to_string(method),
+                  mix_name(mix), t.solved, t.failed, t.pivot_limit, t.worst_negative,
+                  t.worst_complementarity, t.worst_pivots);
       std::fflush(stdout);
     }
   }
