@@ -1,5 +1,6 @@
 // Problems the solve fuzz target (fuzz/lcp_solve_fuzz.cpp, docs/robustness.md) found to
-// crash a solver: each now ends with a status, like any other solve.
+// crash a solver or to make one claim a solution the acceptance check refuses: each now
+// ends with an honest status, like any other solve.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,6 +40,26 @@ TEST(SolveContactFuzzRegression, OverflowingDenseMatrixIsANumericalFailureNotATh
       EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << to_string(method);
     }
   }
+}
+
+// Found by a 10^6-run of lcp_solve_fuzz: Lloyd's box on four corners, mutated until a
+// friction column has an entry of -6.7e10 ("-067811865476"), so M reaches 4.6e21. The
+// standard method's answer passed the dense check of M z + q (min -6e-17) and failed the
+// contact check, whose w rounds differently (min -5.9e-8), yet it said Solved.
+TEST(SolveContactFuzzRegression, EveryMethodSolvedPassesTheContactCheck) {
+  const std::string path = std::string(PIVOT_SOURCE_DIR) +
+                           "/tests/lcp/fuzz/standard_solved_contact_check_refuses.contact";
+  const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
+  LemkeOptions options;
+  options.max_pivots = 500;  // as in the fuzz target
+  for (LcpMethod method : {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {
+    const LcpResult r = solve_contact(p, method, options);
+    if (r.status == LcpStatus::Solved) {
+      EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << to_string(method);
+    }
+  }
+  // The reduced method solves it outright.
+  EXPECT_EQ(solve_contact(p, LcpMethod::Reduced, options).status, LcpStatus::Solved);
 }
 
 }  // namespace
