@@ -8,6 +8,7 @@
 
 #include "pivot/lcp.hpp"
 #include "pivot/problem_file.hpp"
+#include "support/shipped_problem.hpp"
 
 namespace pivot {
 namespace {
@@ -47,9 +48,8 @@ TEST(SolveContactFuzzRegression, OverflowingDenseMatrixIsANumericalFailureNotATh
 // standard method's answer passed the dense check of M z + q (min -6e-17) and failed the
 // contact check, whose w rounds differently (min -5.9e-8), yet it said Solved.
 TEST(SolveContactFuzzRegression, EveryMethodSolvedPassesTheContactCheck) {
-  const std::string path = std::string(PIVOT_SOURCE_DIR) +
-                           "/tests/lcp/fuzz/standard_solved_contact_check_refuses.contact";
-  const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/fuzz/standard_solved_contact_check_refuses.contact");
   LemkeOptions options;
   options.max_pivots = 500;  // as in the fuzz target
   for (LcpMethod method : {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {

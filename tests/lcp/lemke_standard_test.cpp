@@ -9,12 +9,11 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "pivot/lcp.hpp"
-#include "pivot/problem_file.hpp"
 #include "support/lloyd_problems.hpp"
+#include "support/shipped_problem.hpp"
 
 namespace pivot {
 namespace {
@@ -256,6 +255,15 @@ TEST(LemkeStandard, SolvesDegeneratePegInHoleWrenchesThatOnceFailed) {
   }
 }
 
+// A failed scene step saved under tests/lcp/standard/: the standard method must solve it
+// with an answer the acceptance check takes.
+void expect_standard_solves(const std::string& file) {
+  const ContactProblem p = test::shipped_contact_problem("lcp/standard/" + file);
+  const LcpResult r = solve_contact(p, LcpMethod::Standard);
+  EXPECT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
+  EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
+}
+
 // A block sliding over the rim of a hole (one body, 8 contacts in pairs with identical
 // normals, d = 4, mu = 0.2), two steps on which the standard method ended on a secondary
 // ray while the fast methods solved. Step 30: a pivot element of 7e-9 made the basis
@@ -266,11 +274,7 @@ TEST(LemkeStandard, SolvesDegeneratePegInHoleWrenchesThatOnceFailed) {
 // ended on a ray with z0 = 6.7e-13.
 TEST(LemkeStandard, SolvesBlockSlidingOverTheRimOfAHole) {
   for (const char* file : {"block_over_rim_step30.contact", "block_over_rim_step456.contact"}) {
-    const std::string path = std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/standard/" + file;
-    const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
-    const LcpResult r = solve_contact(p, LcpMethod::Standard);
-    EXPECT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
-    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
+    expect_standard_solves(file);
   }
 }
 
@@ -283,11 +287,7 @@ TEST(LemkeStandard, SolvesBlockSlidingOverTheRimOfAHole) {
 TEST(LemkeStandard, SolvesStackedBlocksWithRedundantContacts) {
   for (const char* file : {"block_stack_5_step114.contact", "block_stack_5_step138.contact",
                            "block_tower_10_step42.contact"}) {
-    const std::string path = std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/standard/" + file;
-    const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
-    const LcpResult r = solve_contact(p, LcpMethod::Standard);
-    EXPECT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
-    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
+    expect_standard_solves(file);
   }
 }
 

@@ -5,10 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <variant>
 
 #include "pivot/lcp.hpp"
-#include "pivot/problem_file.hpp"
+#include "support/shipped_problem.hpp"
 
 namespace pivot {
 namespace {
@@ -22,8 +21,7 @@ class SoakRegression : public ::testing::TestWithParam<SoakCase> {};
 
 TEST_P(SoakRegression, SolvesWithAnAcceptedAnswer) {
   const SoakCase c = GetParam();
-  const std::string path = std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/soak/" + c.file;
-  const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
+  const ContactProblem p = test::shipped_contact_problem(std::string("lcp/soak/") + c.file);
   const LcpResult r = solve_contact(p, c.method);
   ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(r.status) << " after " << r.pivots;
   EXPECT_TRUE(check_contact_solution(p, r.z).accepted);
@@ -73,9 +71,7 @@ INSTANTIATE_TEST_SUITE_P(SteppedScene, SoakRegression,
 // different linear algebras), the reduced method fewer. The default budget stops them;
 // with room they must finish, and agree.
 TEST(SoakRegressionLongPath, LargeMuSeed27FinishesOnTheSamePathWithRoom) {
-  const std::string path =
-      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/soak/large_mu_seed_27.contact";
-  const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
+  const ContactProblem p = test::shipped_contact_problem("lcp/soak/large_mu_seed_27.contact");
   EXPECT_EQ(solve_contact(p, kStructural).status, LcpStatus::PivotLimit);
   LemkeOptions room;
   room.max_pivots = 20000;
@@ -96,9 +92,7 @@ TEST(SoakRegressionLongPath, LargeMuSeed27FinishesOnTheSamePathWithRoom) {
 // its honest status today and fails when it changes, so a fix must turn this into a
 // solve like the others.
 TEST(SoakRegressionOpen, DuplicatedSeed79StandardFailsHonestlyFastMethodsSolve) {
-  const std::string path =
-      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/soak/duplicated_seed_79.contact";
-  const ContactProblem p = std::get<ContactProblemFile>(read_problem_file(path)).problem;
+  const ContactProblem p = test::shipped_contact_problem("lcp/soak/duplicated_seed_79.contact");
   for (LcpMethod method : {kStructural, kReduced}) {
     const LcpResult r = solve_contact(p, method);
     ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(method);
