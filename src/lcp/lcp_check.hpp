@@ -10,6 +10,11 @@ namespace pivot {
 // for every solver and every reader of problem files.
 constexpr double kAcceptanceTolerance = 1e-9;
 
+// How far below zero, relative to the same s, the step that takes z0 out may leave a basic
+// value for z0 to leave (both Lemke solvers): a tenth of the acceptance tolerance, so the
+// answer keeps a margin for the rounding of the final solve.
+constexpr double kLeavingSlack = 0.1 * kAcceptanceTolerance;
+
 // Applies the rule to z and w = M z + q computed by the caller: with s = max(1, q_scale),
 // every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
 // q_scale is |q|_inf. A non-finite entry is never accepted. residual is left at 0: w is

@@ -761,7 +761,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     qinf = std::max(qinf, std::abs(qval_[k]));
     if (state_[k] != Pair::Inactive) lowest = std::min(lowest, qval_[k] / c_[k]);
   }
-  slack_ = 0.1 * kAcceptanceTolerance * std::max(1.0, qinf);
+  slack_ = kLeavingSlack * std::max(1.0, qinf);
   if (lowest >= 0.0) return LcpStatus::Solved;
   candidates_.clear();
   for (int k = 0; k < size_; ++k) {

@@ -101,11 +101,6 @@ constexpr double kSmallPivot = 1e-8;
 // updates is what Lloyd Sec. 5.5 avoids by solving afresh).
 constexpr double kConditionRecovered = 1e-4;
 
-// How far below zero z0's leaving step may take a basic value, relative to max(1, |q|_inf):
-// a tenth of the acceptance rule's 1e-9 (shared/formats/problem-files.md), so the answer
-// keeps a margin for the rounding of the final solve.
-constexpr double kLeavingSlack = 1e-10;
-
 // How the ratio test decides ties among the rows its first stage finds within the window
 // (min_ratio_rows). Window: every such row ties, and is zeroed after the pivot; near-ties
 // below the tolerance count as degeneracy, which is what they are when they come from
