@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Pivot needs. Idempotent and non-interactive: does
 # nothing when everything is present; runs apt-get as root or through sudo.
-#   scripts/install-deps.sh            build + run packages
-#   scripts/install-deps.sh --test     also what the test suite needs (Xvfb, Mesa, ffmpeg for the
-#                                      viewer's video export, clang fuzzing)
+#   scripts/install-deps.sh            build + run packages (scripts/run.sh)
+#   scripts/install-deps.sh --test     also what the test suite needs (GoogleTest, Google
+#                                      Benchmark, Xvfb, Mesa, ffmpeg for the viewer's video
+#                                      export, clang fuzzing)
 set -euo pipefail
 
 packages=(
@@ -11,10 +12,10 @@ packages=(
   libeigen3-dev libccd-dev libfcl-dev
   libglfw3-dev libgl-dev libimgui-dev libstb-dev python3-glad
   nlohmann-json3-dev libcli11-dev
-  libgtest-dev libbenchmark-dev
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(xvfb xauth libgl1-mesa-dri ffmpeg clang-14 libclang-rt-14-dev)
+  packages+=(libgtest-dev libbenchmark-dev xvfb xauth libgl1-mesa-dri ffmpeg clang-14
+             libclang-rt-14-dev)
 fi
 
 missing=()
