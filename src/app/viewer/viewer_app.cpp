@@ -89,6 +89,10 @@ void ViewerApp::set_script(std::vector<ScriptAction> script, std::string script_
   script_ = std::move(script);
   script_path_ = std::move(script_path);
   script_next_ = 0;
+  // A script's first actions run one per frame; were the world playing meanwhile, the
+  // number of steps before them would depend on frame timing. Only the script's own
+  // `play` or `step` moves a scripted world.
+  if (!script_.empty()) playing_ = false;
 }
 
 void ViewerApp::rebuild_meshes() {
