@@ -253,7 +253,9 @@ void polyhedron_contacts(const PosedPolyhedron& a, int piece_a, const PosedPolyh
 
   const double best_face = std::max(face_a.separation, face_b.separation);
   if (edge.edge_a >= 0 && edge.separation > best_face + kEdgePreferenceRel * size) {
-    // Edge-edge: one contact at the closest points of the two edges.
+    // Edge-edge: a contact at the closest points of the two edges. Alone it would let the
+    // other features through when the bodies turn within the step (a tumbling box whose
+    // corner swings into the face next to the edge), so the face manifold follows.
     const Polyhedron::Edge& ea = a.shape->edges[edge.edge_a];
     const Polyhedron::Edge& eb = b.shape->edges[edge.edge_b];
     double s = 0.0, t = 0.0;
@@ -266,7 +268,6 @@ void polyhedron_contacts(const PosedPolyhedron& a, int piece_a, const PosedPolyh
     c.feature_a = segment_feature(s, ea.v0, ea.v1, edge.edge_a, piece_a);
     c.feature_b = segment_feature(t, eb.v0, eb.v1, edge.edge_b, piece_b);
     out->push_back(c);
-    return;
   }
 
   // Face contact: B's face is the reference unless A's separates clearly more.

@@ -114,18 +114,25 @@ void half_space_contacts(const PosedPiece& a, const PosedPiece& h, double margin
     case PieceKind::Cylinder: {
       const Vec3 axis = a.axis();
       const double r = a.geometry->radius_m;
+      const bool flat = std::abs(axis.dot(n)) >= kParallelCos;
+      // Without a lowest point (flat), all of the octagon; tilted, the lowest point and
+      // the octagon's points within the margin away from it: a cylinder rocking on its
+      // end would otherwise swing the far side of the rim through the plane unseen.
+      const Vec3 down = flat ? Vec3::Zero() : Vec3(-(n - n.dot(axis) * axis).normalized());
+      const double lowest_angle =
+          std::atan2(down.dot(a.rotation.col(1)), down.dot(a.rotation.col(0)));
       for (int rim : {kPlusRim, kMinusRim}) {
         const Vec3 centre = capsule_end(a, rim == kPlusRim ? 1.0 : -1.0);
-        if (std::abs(axis.dot(n)) >= kParallelCos) {
-          for (int k = 0; k < kRimPoints; ++k) {
-            const double theta = 2.0 * M_PI * k / kRimPoints;
-            const Vec3 p = centre + r * (std::cos(theta) * a.rotation.col(0) +
-                                         std::sin(theta) * a.rotation.col(1));
-            emit_point(p, 0.0, edge_feature(rim, pa));
+        if (!flat) emit_point(centre + r * down, 0.0, edge_feature(rim, pa));
+        for (int k = 0; k < kRimPoints; ++k) {
+          const double theta = 2.0 * M_PI * k / kRimPoints;
+          if (!flat &&
+              std::abs(std::remainder(theta - lowest_angle, 2.0 * M_PI)) < M_PI / kRimPoints) {
+            continue;  // the lowest point stands for it
           }
-        } else {  // the rim's lowest point
-          const Vec3 down = -(n - n.dot(axis) * axis).normalized();
-          emit_point(centre + r * down, 0.0, edge_feature(rim, pa));
+          const Vec3 p = centre + r * (std::cos(theta) * a.rotation.col(0) +
+                                       std::sin(theta) * a.rotation.col(1));
+          emit_point(p, 0.0, edge_feature(rim, pa));
         }
       }
       break;
