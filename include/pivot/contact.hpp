@@ -78,9 +78,16 @@ const char* to_string(NonconvexMode mode);
 bool parse_nonconvex_mode(const std::string& text, NonconvexMode* mode);
 
 struct CollisionSettings {
-  // Potential contacts: every feature pair with gap f <= margin_m is reported (with f >= 0
-  // when separated), so the stepper can stop penetration before it happens. [m]
+  // Potential contacts: every feature pair of bodies a and b with gap
+  //   f <= max(margin_m, body_reach_m[a] + body_reach_m[b])
+  // is reported (with f >= 0 when separated), so the stepper can stop penetration before
+  // it happens. margin_m is the floor for every pair [m].
   double margin_m = 0.005;
+  // Per body (one entry per body, or empty for none): how far the body can move in the
+  // coming step [m] (the stepper's speculative reach, step_reach_m in src/dynamics). A
+  // moving body's reach is raised to the largest among the moving bodies it may touch
+  // this step, which can pass their motion on to it.
+  std::vector<double> body_reach_m;
   NonconvexMode nonconvex = NonconvexMode::Groups;
 };
 

@@ -47,10 +47,16 @@ struct SceneSettings {
   LcpMethod solver = LcpMethod::Reduced;
   // How nonconvex contact groups (a corner sliding over the rim of a hole) are modelled.
   NonconvexFormulation nonconvex = NonconvexFormulation::Max;
-  // Feature pairs closer than this become contacts (with their positive gap) [m]. Larger
-  // margins see impacts coming from further away at the cost of more LCP rows. Absent:
-  // derived from the scene, see contact_margin_m(const Scene&).
+  // The least distance at which feature pairs become contacts (with their positive gap)
+  // [m]. Every step each pair is also searched as far as the two bodies can move in that
+  // step (from their current velocities, gravity and wrenches), so falling and thrown
+  // bodies are seen before they touch; this floor only adds rows. Absent: |g| h^2, see
+  // contact_margin_m(const Scene&).
   std::optional<double> contact_margin_m;
+  // Largest speed at which a penetration (a body written or dragged into another) is
+  // pushed out [m/s]. The push moves the poses only and leaves no velocity behind
+  // (src/dynamics/penetration_recovery.hpp): a body d deep is out in d / (speed h) steps.
+  double penetration_recovery_speed_mps = 0.5;
 };
 
 // A scripted push: force and torque on one body while t0 <= t < t1.
@@ -82,12 +88,9 @@ struct Scene {
   std::optional<CameraHint> camera;  // absent: the viewer frames the whole scene
 };
 
-// The contact margin [m]: the settings' value, or if absent the distance the fastest point
-// of any dynamic body can cover in one step,
-//   h (max_b (|v_b| + |w_b| r_b) + |g| h),
-// with r_b the body's bounding radius about its centre of mass. It is taken from the
-// initial states (a scene at rest under gravity gets |g| h^2); scripted wrenches are not
-// included, so give a margin for scenes that push bodies fast.
+// The floor of the contact margin [m]: the settings' value, or if absent |g| h^2, how far a
+// body at rest falls in one step (0.98 mm at h = 0.01 s). The stepper searches each pair
+// further when the bodies can move further in the step (World::step).
 double contact_margin_m(const Scene& scene);
 
 // ---- files (src/io/scene_file.cpp) ------------------------------------------------------

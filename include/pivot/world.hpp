@@ -35,7 +35,8 @@ struct StepStats {
   int groups = 0;
   int islands = 0;        // islands with at least one contact (those that need an LCP)
   int pivots = 0;         // summed over islands
-  int fallbacks = 0;      // islands re-solved with the standard method
+  int fallbacks = 0;      // solves repeated with the standard method
+  int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
   double collision_us = 0.0;
@@ -107,6 +108,16 @@ class World {
 
  private:
   struct Pipeline;
+
+  // The stages of step(), in order (src/world/world.cpp).
+  void gather_wrenches();
+  void detect_contacts();
+  void step_island(int island_index);
+  void integrate_poses();
+  // Parts of step_island.
+  void gather_island_contacts(int island_index);
+  LcpResult solve_with_fallback(const ContactProblem& problem);
+  void report_failure(const ContactProblem& problem, int island_index, LcpStatus status);
 
   Scene scene_;
   WorldOptions options_;

@@ -73,12 +73,12 @@ Broadphase::Broadphase(const std::vector<BodyBounds>& bounds) : trees_(std::make
 Broadphase::~Broadphase() = default;
 
 const std::vector<std::pair<int, int>>& Broadphase::find_pairs(
-    const std::vector<BodyBounds>& bounds, double margin_m) {
+    const std::vector<BodyBounds>& bounds, double floor_m) {
   Trees& t = *trees_;
-  const Vec3 grow = Vec3::Constant(margin_m);
   bool fixed_moved = false;
   for (size_t i = 0; i < bounds.size(); ++i) {
     if (!t.proxies[i]) continue;
+    const Vec3 grow = Vec3::Constant(std::max(bounds[i].reach_m, 0.5 * floor_m));
     const bool changed = t.proxies[i]->set_box(bounds[i].min - grow, bounds[i].max + grow);
     fixed_moved = fixed_moved || (changed && t.fixed_body[i]);
   }
@@ -97,6 +97,7 @@ const std::vector<std::pair<int, int>>& Broadphase::find_pairs(
       if (!t.proxies[i] || (t.fixed_body[i] && t.fixed_body[h])) continue;
       const Vec3 centre = 0.5 * (bounds[i].min + bounds[i].max);
       const Vec3 half = 0.5 * (bounds[i].max - bounds[i].min);
+      const double margin_m = pair_margin_m(bounds[i], bounds[h], floor_m);
       if (n.dot(centre) - n.cwiseAbs().dot(half) <= bounds[h].offset + margin_m) {
         pairs_.emplace_back(std::min<int>(h, static_cast<int>(i)),
                             std::max<int>(h, static_cast<int>(i)));

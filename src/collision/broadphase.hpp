@@ -18,7 +18,14 @@ struct BodyBounds {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // world box (bounded bodies) [m]
   Vec3 normal = Vec3::UnitZ();                  // world plane normal . x <= offset
   double offset = 0.0;                          // (half-spaces) [m]
+  double reach_m = 0.0;                         // how far the body can move in the coming step [m]
 };
+
+// The distance within which bodies a and b report contacts: the floor, or as far as the
+// two can close in one step when that is more.
+inline double pair_margin_m(const BodyBounds& a, const BodyBounds& b, double floor_m) {
+  return floor_m > a.reach_m + b.reach_m ? floor_m : a.reach_m + b.reach_m;
+}
 
 class Broadphase {
  public:
@@ -27,10 +34,11 @@ class Broadphase {
   explicit Broadphase(const std::vector<BodyBounds>& bounds);
   ~Broadphase();
 
-  // (world bounds of the bodies) => pairs (i, j), i < j, not both fixed, whose boxes come
-  // within margin_m of each other (boxes grown by the margin), sorted.
+  // (world bounds and reaches of the bodies) => pairs (i, j), i < j, not both fixed, whose
+  // boxes may come within pair_margin_m(i, j, floor_m) of each other, sorted. Each box is
+  // grown by max(reach, floor / 2), so some pairs found are further apart than that.
   const std::vector<std::pair<int, int>>& find_pairs(const std::vector<BodyBounds>& bounds,
-                                                     double margin_m);
+                                                     double floor_m);
 
  private:
   struct Trees;

@@ -135,7 +135,7 @@ void CollisionPipeline::pose_bodies(const std::vector<BodyState>& states) {
 }
 
 void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& settings) {
-  const double margin = settings.margin_m;
+  const double margin = pair_margin_m(bounds_[a], bounds_[b], settings.margin_m);
   std::vector<Contact>& contacts = result_.contacts;
   const size_t first = contacts.size();
   for (PosedPiece& pa : posed_[a]) {
@@ -175,6 +175,29 @@ void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& sett
   }
 }
 
+bool CollisionPipeline::share_reach(const std::vector<std::pair<int, int>>& pairs) {
+  cluster_.resize(bounds_.size());
+  for (size_t i = 0; i < cluster_.size(); ++i) cluster_[i] = static_cast<int>(i);
+  const auto root = [&](int i) {
+    while (cluster_[i] != i) i = cluster_[i] = cluster_[cluster_[i]];
+    return i;
+  };
+  for (const auto& [i, j] : pairs) {
+    if (bounds_[i].fixed || bounds_[j].fixed) continue;  // a fixed body passes nothing on
+    const int ri = root(i), rj = root(j);
+    if (ri == rj) continue;
+    cluster_[rj] = ri;
+    bounds_[ri].reach_m = std::max(bounds_[ri].reach_m, bounds_[rj].reach_m);
+  }
+  bool raised = false;
+  for (size_t i = 0; i < bounds_.size(); ++i) {
+    const double shared = bounds_[root(static_cast<int>(i))].reach_m;
+    raised = raised || shared > bounds_[i].reach_m;
+    bounds_[i].reach_m = shared;
+  }
+  return raised;
+}
+
 const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& states,
                                               const CollisionSettings& settings) {
   if (states.size() != bodies_.size()) {
@@ -182,11 +205,26 @@ const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& stat
                                 std::to_string(bodies_.size()) + " bodies");
   }
   if (!(settings.margin_m >= 0.0)) throw std::invalid_argument("collision: margin_m must be >= 0");
+  const std::vector<double>& reach = settings.body_reach_m;
+  if (!reach.empty() && reach.size() != bodies_.size()) {
+    throw std::invalid_argument("collision: " + std::to_string(reach.size()) + " reaches for " +
+                                std::to_string(bodies_.size()) + " bodies");
+  }
+  for (size_t i = 0; i < bounds_.size(); ++i) {
+    bounds_[i].reach_m = reach.empty() ? 0.0 : reach[i];
+    if (!(bounds_[i].reach_m >= 0.0)) {
+      throw std::invalid_argument("collision: body_reach_m must be >= 0");
+    }
+  }
   ++stamp_;
   pose_bodies(states);
   result_.contacts.clear();
   group_buffer_.recycle(&result_.groups);
-  for (const auto& [i, j] : broadphase_.find_pairs(bounds_, settings.margin_m)) {
+  const std::vector<std::pair<int, int>>* pairs =
+      &broadphase_.find_pairs(bounds_, settings.margin_m);
+  // One round: the pairs the shared reaches add are not shared again.
+  if (share_reach(*pairs)) pairs = &broadphase_.find_pairs(bounds_, settings.margin_m);
+  for (const auto& [i, j] : *pairs) {
     // body_a is never fixed: a fixed body is always the pair's B.
     if (bodies_[i].fixed) {
       collide_pair(j, i, settings);

@@ -38,6 +38,11 @@ class CollisionPipeline {
   void pose_bodies(const std::vector<BodyState>& states);
   // (one candidate pair) => its contacts and groups, appended to result_
   void collide_pair(int a, int b, const CollisionSettings& settings);
+  // (candidate pairs) => each moving body's reach raised to the largest among the moving
+  // bodies it may touch, directly or through others: a body at rest struck by a fast one
+  // moves as far as the striker within the step, and its own contacts (a box on the
+  // ground hit from above) must be seen too. Returns whether any reach was raised.
+  bool share_reach(const std::vector<std::pair<int, int>>& pairs);
 
   std::vector<BodyGeometry> bodies_;
   std::vector<std::vector<PosedPiece>> posed_;
@@ -49,6 +54,7 @@ class CollisionPipeline {
   // NonconvexMode::Off: the groups found, before their sides become convex contacts.
   std::vector<ContactGroup> off_groups_;
   CollisionResult result_;
+  std::vector<int> cluster_;  // union-find forest over bodies, for share_reach
   int stamp_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "rigid_body_motion.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pivot {
@@ -42,9 +43,21 @@ Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& g
   return k;
 }
 
-void integrate_pose(BodyState* state, double h_s) {
-  state->pose.position += h_s * state->twist.linear;
-  const Vec3 w = state->twist.angular;
+double step_reach_m(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
+                    const Vec6& wrench, double h_s, double bounding_radius_m) {
+  const Vec6 k =
+      free_motion_impulse(body, state, gravity_mps2, wrench.head<3>(), wrench.tail<3>(), h_s);
+  const Mat3 R = state.pose.orientation.toRotationMatrix();
+  const Vec3 v1 = k.head<3>() / body.mass_kg;
+  const Vec3 w1 = R * body.inertia_body_kgm2.ldlt().solve(R.transpose() * k.tail<3>());
+  const double linear = std::max(state.twist.linear.norm(), v1.norm());
+  const double angular = std::max(state.twist.angular.norm(), w1.norm());
+  return h_s * (linear + angular * bounding_radius_m);
+}
+
+void integrate_pose(BodyState* state, double h_s, const Vec6& recovery) {
+  state->pose.position += h_s * (state->twist.linear + recovery.head<3>());
+  const Vec3 w = state->twist.angular + recovery.tail<3>();
   const double angle = w.norm() * h_s;
   if (angle > 0.0) {
     const Quat dq(Eigen::AngleAxisd(angle, w.normalized()));

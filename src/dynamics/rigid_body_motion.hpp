@@ -1,6 +1,7 @@
 // Per-body pieces of the Stewart–Trinkle step that do not involve contact: the spatial
-// mass matrix, the free-motion impulse k~_x = f_x h + M v0 (Lloyd (2)), and the position
-// update with the new velocities (Egan (7)).
+// mass matrix, the free-motion impulse k~_x = f_x h + M v0 (Lloyd (2)), how far a body can
+// move in a step (the speculative contact margin), and the position update with the new
+// velocities (Egan (7)).
 #pragma once
 
 #include "pivot/body.hpp"
@@ -18,7 +19,18 @@ Mat6 spatial_mass(const Body& body, const Quat& orientation);
 Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
                          const Vec3& force_n, const Vec3& torque_nm, double h_s);
 
-// x += h v; q <- exp(h w / 2) q, renormalised (a unit quaternion keeps R a rotation).
-void integrate_pose(BodyState* state, double h_s);
+// How far any point of the body can move in one step without contact impulses [m]:
+//   h (max(|v0|, |v1|) + max(|w0|, |w1|) r),
+// with (v0, w0) the state's velocities, (v1, w1) = M^-1 k~_x the free-motion velocities at
+// the step's end (gravity, applied wrench, gyroscopic torque) and r the bounding radius
+// about the centre of mass. Egan (5) lets a contact close by at most its gap f in a step,
+// so a pair further apart than their two reaches cannot touch before the next step.
+double step_reach_m(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
+                    const Vec6& wrench, double h_s, double bounding_radius_m);
+
+// x += h (v + u); q <- exp(h (w + u_w) / 2) q, renormalised (a unit quaternion keeps R a
+// rotation). u = (u, u_w) is the penetration-recovery pseudo-velocity of the step
+// (src/dynamics/penetration_recovery.hpp): it moves the pose and is not kept.
+void integrate_pose(BodyState* state, double h_s, const Vec6& recovery = Vec6::Zero());
 
 }  // namespace pivot

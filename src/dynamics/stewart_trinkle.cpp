@@ -76,8 +76,9 @@ ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& in) {
     const int b = local_index(c.body_b);
     const Vec3 com_a = states[c.body_a].pose.position;
     const Vec3 com_b = states[c.body_b].pose.position;
-    // Egan (5): nu = n' v + f/h.
-    problem.b[i] = c.gap_m / in.h_s;
+    // Egan (5): nu = n' v + f/h, the depth s beyond the slop left to the recovery pass.
+    const double depth = in.recovery_depth_m.empty() ? 0.0 : in.recovery_depth_m[i];
+    problem.b[i] = (c.gap_m + depth) / in.h_s;
     problem.normal.push_back(contact_column(c.point, c.normal, a, com_a, b, com_b));
     for (const Vec3& t : friction_directions(c.normal, in.d)) {
       problem.friction.push_back(contact_column(c.point, t, a, com_a, b, com_b));

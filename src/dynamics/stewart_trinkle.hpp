@@ -30,6 +30,9 @@ struct StewartTrinkleInput {
   std::vector<int> island_bodies;    // global indices of the island's dynamic bodies
   std::vector<const Contact*> contacts;
   std::vector<double> mu;            // per contact
+  // Per contact, the penetration left to the recovery pass (recovery_depths in
+  // penetration_recovery.hpp) [m]; empty: none.
+  std::vector<double> recovery_depth_m;
   std::vector<Vec6> applied_wrench;  // per island body: (force [N], torque [N m]) at the COM
   Vec3 gravity_mps2 = Vec3(0, 0, -9.81);
   double h_s = 0.01;
@@ -38,7 +41,8 @@ struct StewartTrinkleInput {
 
 // (island bodies and states, contacts, mu, h, d) => contact LCP. The normal-row offset is
 // the gap stabilisation f/h of Egan (5): the gap at the end of the step stays >= 0 and a
-// potential contact (f > 0) lets the bodies approach by at most f.
+// potential contact (f > 0) lets the bodies approach by at most f. A penetration deeper
+// than the recovery slop enters as (f + s)/h: the velocity step removes only the slop.
 ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& input);
 
 }  // namespace pivot

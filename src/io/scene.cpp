@@ -1,10 +1,6 @@
 // The parts of the scene model that are not file reading or writing: setting names and
-// the derived contact margin.
+// the contact margin's floor.
 #include "pivot/scene.hpp"
-
-#include <algorithm>
-
-#include "pivot/geometry.hpp"
 
 namespace pivot {
 
@@ -35,14 +31,7 @@ double contact_margin_m(const Scene& scene) {
   const SceneSettings& settings = scene.settings;
   if (settings.contact_margin_m) return *settings.contact_margin_m;
   const double h = settings.time_step_s;
-  double fastest_mps = 0.0;
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    if (scene.bodies[i].fixed) continue;
-    const Twist& v = scene.initial_states[i].twist;
-    fastest_mps = std::max(
-        fastest_mps, v.linear.norm() + v.angular.norm() * bounding_radius_m(scene.bodies[i].shape));
-  }
-  return h * (fastest_mps + settings.gravity_mps2.norm() * h);
+  return settings.gravity_mps2.norm() * h * h;
 }
 
 }  // namespace pivot

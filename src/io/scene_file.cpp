@@ -317,8 +317,8 @@ class SceneReader {
  private:
   void read_settings(const Value& value) {
     const Object obj(value, "settings");
-    obj.allow(
-        {"gravity", "time_step", "friction_directions", "solver", "nonconvex", "contact_margin"});
+    obj.allow({"gravity", "time_step", "friction_directions", "solver", "nonconvex",
+               "contact_margin", "penetration_recovery_speed"});
     SceneSettings& s = scene_.settings;
     if (const auto v = obj.get("gravity")) s.gravity_mps2 = v->vec3();
     if (const auto v = obj.get("time_step")) s.time_step_s = v->positive();
@@ -336,6 +336,9 @@ class SceneReader {
       }
     }
     if (const auto v = obj.get("contact_margin")) s.contact_margin_m = v->non_negative();
+    if (const auto v = obj.get("penetration_recovery_speed")) {
+      s.penetration_recovery_speed_mps = v->positive();
+    }
   }
 
   // Names something by its "name" member when it has one, else by its place in the list.
@@ -801,7 +804,8 @@ std::string scene_to_json(const Scene& scene) {
                    {"time_step", s.time_step_s},
                    {"friction_directions", s.friction_directions},
                    {"solver", to_string(s.solver)},
-                   {"nonconvex", to_string(s.nonconvex)}};
+                   {"nonconvex", to_string(s.nonconvex)},
+                   {"penetration_recovery_speed", s.penetration_recovery_speed_mps}};
   if (s.contact_margin_m) settings["contact_margin"] = *s.contact_margin_m;
   j["settings"] = settings;
   j["materials"] = Json::array();

@@ -1,5 +1,6 @@
-// World::step reads as the pipeline: collision => islands => assemble => solve =>
-// integrate, each stage timed into StepStats.
+// World::step reads as the pipeline: wrenches => collision within each body's reach =>
+// islands => assemble => solve => velocities (=> penetration recovery) => integrate, each
+// stage timed into StepStats.
 #include "pivot/world.hpp"
 
 #include <chrono>
@@ -7,8 +8,10 @@
 #include <stdexcept>
 
 #include "contact/islands.hpp"
+#include "dynamics/penetration_recovery.hpp"
 #include "dynamics/rigid_body_motion.hpp"
 #include "dynamics/stewart_trinkle.hpp"
+#include "pivot/geometry.hpp"
 #include "pivot/nonconvex.hpp"
 #include "pivot/problem_file.hpp"
 
@@ -65,15 +68,25 @@ LcpResult solve_with_groups(const ContactProblem& planes, const NonconvexGroups&
 }  // namespace
 
 struct World::Pipeline {
-  explicit Pipeline(const std::vector<Body>& bodies) : detector(bodies) {}
+  explicit Pipeline(const std::vector<Body>& bodies) : detector(bodies) {
+    for (const Body& body : bodies) {
+      const double r = body.fixed ? 0.0 : bounding_radius_m(body.shape);
+      radius_m.push_back(std::isfinite(r) ? r : 0.0);
+    }
+  }
 
   CollisionDetector detector;
+  CollisionSettings collision_settings;  // the current step's margins
+  std::vector<double> radius_m;          // per body: bounding radius about the COM [m]
   IslandBuilder islands;
   const CollisionResult* collision = nullptr;
+  const std::vector<Island>* island_list = nullptr;
   std::vector<Vec6> wrenches;  // per body, at the current time
+  std::vector<Vec6> recovery;  // per body: the step's recovery pseudo-velocity
   StewartTrinkleInput input;
   std::vector<Contact> sides;  // the island's group sides as plane contacts
   NonconvexGroups groups;      // indices of sides in input.contacts
+  std::vector<double> gaps_m;  // per contact row of the island
 };
 
 World::World(Scene scene, WorldOptions options)
@@ -139,30 +152,19 @@ double World::energy_j() const {
 }
 
 const StepStats& World::step() {
-  Pipeline& p = *pipeline_;
-  const SceneSettings& settings = scene_.settings;
-  const double h = settings.time_step_s;
   stats_ = StepStats{};
   impulses_.clear();
+  gather_wrenches();
+  detect_contacts();
+  for (int k = 0; k < static_cast<int>(pipeline_->island_list->size()); ++k) step_island(k);
+  integrate_poses();
+  return stats_;
+}
 
-  // (states) => contacts, groups
-  auto t0 = Clock::now();
-  CollisionSettings collision_settings;
-  collision_settings.margin_m = contact_margin_m(scene_);
-  collision_settings.nonconvex =
-      settings.nonconvex == NonconvexFormulation::Off ? NonconvexMode::Off : NonconvexMode::Groups;
-  p.collision = &p.detector.detect(state_.bodies, collision_settings);
-  const CollisionResult& collision = *p.collision;
-  stats_.contacts = static_cast<int>(collision.contacts.size());
-  stats_.groups = static_cast<int>(collision.groups.size());
-  for (const Contact& c : collision.contacts) {
-    stats_.max_penetration_m = std::max(stats_.max_penetration_m, -c.gap_m);
-  }
-  // (bodies, contacts, groups) => islands
-  const std::vector<Island>& islands = p.islands.build(scene_.bodies, collision);
-  stats_.collision_us = microseconds_since(t0);
-
-  // Applied wrenches plus the scripted ones active at this step's start, t0 <= t < t1.
+// (applied wrenches, scripted wrenches active at this step's start, t0 <= t < t1) =>
+// the wrench on each body
+void World::gather_wrenches() {
+  Pipeline& p = *pipeline_;
   p.wrenches = applied_wrenches_;
   for (const ExternalWrench& w : scene_.wrenches) {
     if (state_.time_s < w.t0_s || state_.time_s >= w.t1_s) continue;
@@ -170,129 +172,202 @@ const StepStats& World::step() {
     p.wrenches[w.body].head<3>() += w.force_n;
     p.wrenches[w.body].tail<3>() += w.torque_nm + arm.cross(w.force_n);
   }
+}
 
-  for (int island_index = 0; island_index < static_cast<int>(islands.size()); ++island_index) {
-    const Island& island = islands[island_index];
-    // (island bodies, contacts) => contact LCP
-    t0 = Clock::now();
-    StewartTrinkleInput& in = p.input;
-    in.bodies = &scene_.bodies;
-    in.states = &state_.bodies;
-    in.island_bodies = island.bodies;
-    in.gravity_mps2 = settings.gravity_mps2;
-    in.h_s = h;
-    in.d = settings.friction_directions;
-    in.contacts.clear();
-    in.mu.clear();
-    auto friction_of = [&](int body_a, int body_b) {
-      const double mu_a = scene_.materials[scene_.bodies[body_a].material].friction;
-      const double mu_b = scene_.materials[scene_.bodies[body_b].material].friction;
-      return friction_override_ ? *friction_override_ : mixed_friction(mu_a, mu_b);
-    };
-    // Group sides first, as plane contacts (Egan Sec. IV-V: one plane per side).
-    p.sides.clear();
-    p.groups.clear();
-    for (int g : island.groups) {
-      const ContactGroup& group = collision.groups[g];
-      std::vector<int> members;
-      for (const ContactSide& side : group.sides) {
-        Contact plane;
-        plane.body_a = group.body_a;
-        plane.body_b = group.body_b;
-        plane.point = side.point;
-        plane.normal = side.normal;
-        plane.gap_m = side.gap_m;
-        members.push_back(static_cast<int>(p.sides.size()));
-        p.sides.push_back(plane);
-      }
-      p.groups.push_back(members);
-    }
-    for (const Contact& plane : p.sides) {
-      in.contacts.push_back(&plane);
-      in.mu.push_back(friction_of(plane.body_a, plane.body_b));
-    }
-    for (int c : island.contacts) {
-      const Contact& contact = collision.contacts[c];
-      in.contacts.push_back(&contact);
-      in.mu.push_back(friction_of(contact.body_a, contact.body_b));
-    }
-    in.applied_wrench.clear();
-    for (int b : island.bodies) in.applied_wrench.push_back(p.wrenches[b]);
-    const ContactProblem problem = assemble_stewart_trinkle(in);
-    stats_.assembly_us += microseconds_since(t0);
-
-    // (contact LCP) => impulses; a failed fast solve falls back to the standard method.
-    t0 = Clock::now();
-    VecX z = VecX::Zero(problem.lcp_size());
-    if (problem.num_contacts() > 0) {
-      ++stats_.islands;
-      const bool grouped = !p.groups.empty();
-      const auto solve = [&](LcpMethod method) {
-        return grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, method, h,
-                                           options_.lemke)
-                       : solve_contact(problem, method, options_.lemke);
-      };
-      LcpResult result = solve(settings.solver);
-      stats_.pivots += result.pivots;
-      // The summation formulation is always standard: nothing different to fall back to.
-      const bool standard_already = settings.solver == LcpMethod::Standard ||
-                                    (grouped && settings.nonconvex == NonconvexFormulation::Sum);
-      if (result.status != LcpStatus::Solved && !standard_already) {
-        ++stats_.fallbacks;
-        result = solve(LcpMethod::Standard);
-        stats_.pivots += result.pivots;
-      }
-      if (result.status == LcpStatus::Solved) {
-        z = result.z;
-      } else {
-        const std::string file =
-            (options_.failure_dir.empty() ? std::string(".") : options_.failure_dir) +
-            "/failed-step-" + std::to_string(state_.step) + "-island-" +
-            std::to_string(island_index) + ".contact";
-        write_contact_problem(file, ContactProblemFile{problem, std::nullopt});
-        const std::string message =
-            "step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time_s) +
-            " s), island " + std::to_string(island_index) + " with " +
-            std::to_string(problem.num_contacts()) + " contacts: no method solved the LCP (" +
-            to_string(result.status) + "); problem written to " + file;
-        if (options_.on_failure == FailurePolicy::Stop) throw SolverFailure(message, file);
-        ++stats_.failures;
-      }
-    }
-    stats_.solve_us += microseconds_since(t0);
-
-    // (impulses) => velocities, Lloyd (2): v = M^-1 (N~ theta + D~ phi + k~_x)
-    t0 = Clock::now();
-    const VecX v = contact_velocity(problem, z);
-    for (size_t k = 0; k < island.bodies.size(); ++k) {
-      BodyState& s = state_.bodies[island.bodies[k]];
-      s.twist.linear = v.segment<3>(6 * k);
-      s.twist.angular = v.segment<3>(6 * k + 3);
-    }
-    const int n = problem.num_contacts();
-    const int d = problem.d;
-    const int first_contact = static_cast<int>(p.sides.size());
-    for (int i = first_contact; i < n; ++i) {
-      ContactImpulse impulse;
-      impulse.contact = island.contacts[i - first_contact];
-      impulse.island = island_index;
-      impulse.normal_ns = z(i);
-      const std::vector<Vec3> t = friction_directions(in.contacts[i]->normal, d);
-      for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * t[j];
-      impulses_.push_back(impulse);
-    }
-    stats_.integrate_us += microseconds_since(t0);
-  }
-
-  // (velocities) => poses, Egan (4)
-  t0 = Clock::now();
+// (states, wrenches) => contacts and groups within each pair's reach, islands
+void World::detect_contacts() {
+  Pipeline& p = *pipeline_;
+  const SceneSettings& settings = scene_.settings;
+  const auto t0 = Clock::now();
+  CollisionSettings& collision_settings = p.collision_settings;
+  collision_settings.margin_m = contact_margin_m(scene_);
+  collision_settings.nonconvex =
+      settings.nonconvex == NonconvexFormulation::Off ? NonconvexMode::Off : NonconvexMode::Groups;
+  collision_settings.body_reach_m.resize(scene_.bodies.size());
   for (size_t k = 0; k < scene_.bodies.size(); ++k) {
-    if (!scene_.bodies[k].fixed) integrate_pose(&state_.bodies[k], h);
+    const Body& body = scene_.bodies[k];
+    collision_settings.body_reach_m[k] =
+        body.fixed ? 0.0
+                   : step_reach_m(body, state_.bodies[k], settings.gravity_mps2, p.wrenches[k],
+                                  settings.time_step_s, p.radius_m[k]);
   }
-  state_.time_s += h;
+  p.collision = &p.detector.detect(state_.bodies, collision_settings);
+  const CollisionResult& collision = *p.collision;
+  stats_.contacts = static_cast<int>(collision.contacts.size());
+  stats_.groups = static_cast<int>(collision.groups.size());
+  for (const Contact& c : collision.contacts) {
+    stats_.max_penetration_m = std::max(stats_.max_penetration_m, -c.gap_m);
+  }
+  p.island_list = &p.islands.build(scene_.bodies, collision);
+  p.recovery.assign(scene_.bodies.size(), Vec6::Zero());
+  stats_.collision_us = microseconds_since(t0);
+}
+
+// (island bodies, contacts, groups) => contact LCP over planes => impulses => velocities,
+// and the recovery pseudo-velocities when the island penetrates beyond the slop
+void World::step_island(int island_index) {
+  Pipeline& p = *pipeline_;
+  const Island& island = (*p.island_list)[island_index];
+  const double h = scene_.settings.time_step_s;
+
+  auto t0 = Clock::now();
+  StewartTrinkleInput& in = p.input;
+  gather_island_contacts(island_index);
+  const bool recovering = recovery_depths(p.gaps_m, p.groups, &in.recovery_depth_m);
+  const ContactProblem problem = assemble_stewart_trinkle(in);
+  stats_.assembly_us += microseconds_since(t0);
+
+  t0 = Clock::now();
+  VecX z = VecX::Zero(problem.lcp_size());
+  bool solved = false;
+  if (problem.num_contacts() > 0) {
+    ++stats_.islands;
+    const LcpResult result = solve_with_fallback(problem);
+    solved = result.status == LcpStatus::Solved;
+    if (solved) {
+      z = result.z;
+    } else {
+      report_failure(problem, island_index, result.status);
+    }
+  }
+  stats_.solve_us += microseconds_since(t0);
+
+  // (impulses) => velocities, Lloyd (2): v = M^-1 (N~ theta + D~ phi + k~_x)
+  t0 = Clock::now();
+  const VecX v = contact_velocity(problem, z);
+  for (size_t k = 0; k < island.bodies.size(); ++k) {
+    BodyState& s = state_.bodies[island.bodies[k]];
+    s.twist.linear = v.segment<3>(6 * k);
+    s.twist.angular = v.segment<3>(6 * k + 3);
+  }
+  const int n = problem.num_contacts();
+  const int d = problem.d;
+  const int first_contact = static_cast<int>(p.sides.size());
+  for (int i = first_contact; i < n; ++i) {
+    ContactImpulse impulse;
+    impulse.contact = island.contacts[i - first_contact];
+    impulse.island = island_index;
+    impulse.normal_ns = z(i);
+    const std::vector<Vec3> t = friction_directions(in.contacts[i]->normal, d);
+    for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * t[j];
+    impulses_.push_back(impulse);
+  }
+  stats_.integrate_us += microseconds_since(t0);
+
+  // (velocities, depths) => pseudo-velocities that push out and are not kept. Without
+  // a solved step there is nothing to push against; a failed push is tried next step.
+  if (!recovering || !solved) return;
+  t0 = Clock::now();
+  ++stats_.recoveries;
+  const ContactProblem pseudo = recovery_problem(problem, v, in.recovery_depth_m, h,
+                                                 scene_.settings.penetration_recovery_speed_mps);
+  const LcpResult push = solve_with_fallback(pseudo);
+  if (push.status == LcpStatus::Solved) {
+    const VecX u = contact_velocity(pseudo, push.z) - v;
+    for (size_t k = 0; k < island.bodies.size(); ++k) {
+      p.recovery[island.bodies[k]] = u.segment<6>(6 * k);
+    }
+  }
+  stats_.solve_us += microseconds_since(t0);
+}
+
+// (island) => the stepper's input: group sides first, as plane contacts (Egan Sec. IV-V:
+// one plane per side), then the convex contacts, each with its mixed friction and gap
+void World::gather_island_contacts(int island_index) {
+  Pipeline& p = *pipeline_;
+  const Island& island = (*p.island_list)[island_index];
+  const SceneSettings& settings = scene_.settings;
+  const CollisionResult& collision = *p.collision;
+  StewartTrinkleInput& in = p.input;
+  in.bodies = &scene_.bodies;
+  in.states = &state_.bodies;
+  in.island_bodies = island.bodies;
+  in.gravity_mps2 = settings.gravity_mps2;
+  in.h_s = settings.time_step_s;
+  in.d = settings.friction_directions;
+  in.contacts.clear();
+  in.mu.clear();
+  p.gaps_m.clear();
+  p.sides.clear();
+  p.groups.clear();
+  for (int g : island.groups) {
+    const ContactGroup& group = collision.groups[g];
+    std::vector<int> members;
+    for (const ContactSide& side : group.sides) {
+      Contact plane;
+      plane.body_a = group.body_a;
+      plane.body_b = group.body_b;
+      plane.point = side.point;
+      plane.normal = side.normal;
+      plane.gap_m = side.gap_m;
+      members.push_back(static_cast<int>(p.sides.size()));
+      p.sides.push_back(plane);
+    }
+    p.groups.push_back(members);
+  }
+  const auto add = [&](const Contact& contact) {
+    const double mu_a = scene_.materials[scene_.bodies[contact.body_a].material].friction;
+    const double mu_b = scene_.materials[scene_.bodies[contact.body_b].material].friction;
+    in.contacts.push_back(&contact);
+    in.mu.push_back(friction_override_ ? *friction_override_ : mixed_friction(mu_a, mu_b));
+    p.gaps_m.push_back(contact.gap_m);
+  };
+  for (const Contact& plane : p.sides) add(plane);
+  for (int c : island.contacts) add(collision.contacts[c]);
+  in.applied_wrench.clear();
+  for (int b : island.bodies) in.applied_wrench.push_back(p.wrenches[b]);
+}
+
+// (contact LCP) => impulses by the scene's method; a failed fast solve falls back to the
+// standard method. The summation formulation is always standard: nothing to fall back to.
+LcpResult World::solve_with_fallback(const ContactProblem& problem) {
+  const Pipeline& p = *pipeline_;
+  const SceneSettings& settings = scene_.settings;
+  const bool grouped = !p.groups.empty();
+  const auto solve = [&](LcpMethod method) {
+    return grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, method,
+                                       settings.time_step_s, options_.lemke)
+                   : solve_contact(problem, method, options_.lemke);
+  };
+  LcpResult result = solve(settings.solver);
+  stats_.pivots += result.pivots;
+  const bool standard_already = settings.solver == LcpMethod::Standard ||
+                                (grouped && settings.nonconvex == NonconvexFormulation::Sum);
+  if (result.status != LcpStatus::Solved && !standard_already) {
+    ++stats_.fallbacks;
+    result = solve(LcpMethod::Standard);
+    stats_.pivots += result.pivots;
+  }
+  return result;
+}
+
+// (unsolved island problem) => its problem file, then SolverFailure or a counted failure
+void World::report_failure(const ContactProblem& problem, int island_index, LcpStatus status) {
+  const std::string file =
+      (options_.failure_dir.empty() ? std::string(".") : options_.failure_dir) + "/failed-step-" +
+      std::to_string(state_.step) + "-island-" + std::to_string(island_index) + ".contact";
+  write_contact_problem(file, ContactProblemFile{problem, std::nullopt});
+  const std::string message =
+      "step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time_s) +
+      " s), island " + std::to_string(island_index) + " with " +
+      std::to_string(problem.num_contacts()) + " contacts: no method solved the LCP (" +
+      to_string(status) + "); problem written to " + file;
+  if (options_.on_failure == FailurePolicy::Stop) throw SolverFailure(message, file);
+  ++stats_.failures;
+}
+
+// (velocities, recovery pseudo-velocities) => poses, Egan (4)
+void World::integrate_poses() {
+  const auto t0 = Clock::now();
+  const Pipeline& p = *pipeline_;
+  for (size_t k = 0; k < scene_.bodies.size(); ++k) {
+    if (!scene_.bodies[k].fixed) {
+      integrate_pose(&state_.bodies[k], scene_.settings.time_step_s, p.recovery[k]);
+    }
+  }
+  state_.time_s += scene_.settings.time_step_s;
   ++state_.step;
   stats_.integrate_us += microseconds_since(t0);
-  return stats_;
 }
 
 }  // namespace pivot

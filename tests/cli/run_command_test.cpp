@@ -76,11 +76,12 @@ TEST(RunCommand, JsonSummaryReportsTheRun) {
 // A pivot budget of one cannot solve the resting stack's first step, by any method: the
 // run stops there with the problem file written, and its summary counts the failure.
 TEST(RunCommand, FailedSolveStopsTheRunAndIsCounted) {
-  const std::string dir =
+  // The failure folder does not exist yet, two levels deep: pivot run makes it.
+  const std::string top =
       (std::filesystem::temp_directory_path() / ("run_failure_" + std::to_string(::getpid())))
           .string();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  std::filesystem::remove_all(top);
+  const std::string dir = top + "/nested/failures";
   const test::ProgramRun run =
       run_pivot("run " + kStack + " --max-pivots 1 --failure-dir " + dir + " --json");
   EXPECT_EQ(run.exit_code, 1);
@@ -94,7 +95,17 @@ TEST(RunCommand, FailedSolveStopsTheRunAndIsCounted) {
   const nlohmann::json j = nlohmann::json::parse(run.output.substr(run.output.find('{')));
   EXPECT_EQ(j["steps"], 0);
   EXPECT_EQ(j["failures"], 1);
-  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(top);
+}
+
+TEST(RunCommand, FailureDirThatCannotBeMadeIsAnErrorBeforeAnyStep) {
+  const std::string file =
+      temp_file("failure_dir_is_a_file_" + std::to_string(::getpid()) + ".txt", "not a folder\n");
+  const test::ProgramRun run = run_pivot("run " + kStack + " --failure-dir " + file + "/sub");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.output,
+            "pivot: error: cannot create --failure-dir '" + file + "/sub': Not a directory\n");
+  std::remove(file.c_str());
 }
 
 TEST(RunCommand, OverridesReachTheStepper) {

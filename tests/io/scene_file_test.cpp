@@ -251,15 +251,24 @@ TEST(SceneFile, CameraOrbitHintGivesTheViewersEye) {
   EXPECT_EQ(scene.camera->up, Vec3::UnitZ());
 }
 
-TEST(SceneFile, DerivedContactMarginCoversOneStepOfTheFastestPoint) {
-  // h (max_b (|v_b| + |w_b| r_b) + |g| h): the spinning sphere (r = 0.5) is the fastest,
-  // 1 + 4 * 0.5 = 3 m/s; the fixed body's velocity is ignored.
+TEST(SceneFile, DefaultContactMarginFloorIsHowFarARestingBodyFallsInOneStep) {
+  // |g| h^2, whatever the bodies' velocities: those are the stepper's per-step reach.
   const Scene scene = load(R"({"settings": {"time_step": 0.01, "gravity": [0, 0, -10]}, "bodies": [
-    {"name": "a", "shape": {"type": "sphere", "radius": 0.5}, "linear_velocity": [0, 1, 0], "angular_velocity": [4, 0, 0]},
-    {"name": "b", "shape": {"type": "sphere", "radius": 0.5}, "linear_velocity": [2, 0, 0]},
-    {"name": "c", "fixed": true, "shape": {"type": "sphere", "radius": 0.5}}]})")
+    {"name": "a", "shape": {"type": "sphere", "radius": 0.5}, "linear_velocity": [0, 1, 0], "angular_velocity": [4, 0, 0]}]})")
                           .scene;
-  EXPECT_NEAR(contact_margin_m(scene), 0.01 * (3.0 + 10 * 0.01), 1e-15);
+  EXPECT_NEAR(contact_margin_m(scene), 10 * 0.01 * 0.01, 1e-15);
+  EXPECT_EQ(scene.settings.penetration_recovery_speed_mps, 0.5);
+}
+
+TEST(SceneFile, PenetrationRecoverySpeedIsReadCheckedAndWritten) {
+  const Scene scene =
+      load(R"({"settings": {"penetration_recovery_speed": 0.3}, "bodies": []})").scene;
+  EXPECT_EQ(scene.settings.penetration_recovery_speed_mps, 0.3);
+  EXPECT_EQ(
+      parse_scene(scene_to_json(scene), "w.json").scene.settings.penetration_recovery_speed_mps,
+      0.3);
+  expect_error(R"({"settings": {"penetration_recovery_speed": 0}, "bodies": []})",
+               "s.json:1:45: 'penetration_recovery_speed' in settings must be positive, found 0");
 }
 
 TEST(SceneFile, SyntaxErrorsGiveLineAndColumn) {
@@ -292,7 +301,8 @@ TEST(SceneFile, UnknownKeysAreErrorsListingTheExpectedOnes) {
   expect_error(
       settings,
       "s.json:1:29: unknown key 'timestep' in settings (expected one of: gravity, time_step, "
-      "friction_directions, solver, nonconvex, contact_margin)");
+      "friction_directions, solver, nonconvex, contact_margin, "
+      "penetration_recovery_speed)");
   const std::string top = R"({"bodies": [], "setings": {}})";
   expect_error(top,
                "s.json:1:16: unknown key 'setings' in the scene (expected one of: $schema, "

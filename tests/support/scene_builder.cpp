@@ -24,12 +24,15 @@ SceneBuilder& SceneBuilder::ground(double mu) {
 
 SceneBuilder& SceneBuilder::box(const std::string& name, const Vec3& size_m, double mass_kg,
                                 double mu, const Vec3& position_m, const Quat& orientation) {
+  return body(name, Box{0.5 * size_m}, mass_kg / size_m.prod(), mu, position_m, orientation);
+}
+
+SceneBuilder& SceneBuilder::body(const std::string& name, const Shape& shape, double density_kgpm3,
+                                 double mu, const Vec3& position_m, const Quat& orientation) {
   Body body;
   body.name = name;
-  const Box shape{0.5 * size_m};
   body.shape = shape;
-  const double volume = size_m.prod();
-  const MassProperties props = compute_mass_properties(body.shape, mass_kg / volume);
+  const MassProperties props = compute_mass_properties(body.shape, density_kgpm3);
   body.mass_kg = props.mass_kg;
   body.inertia_body_kgm2 = props.inertia_kgm2;
   body.material = material(mu);
@@ -65,6 +68,10 @@ SceneBuilder& SceneBuilder::solver(LcpMethod method) {
 }
 SceneBuilder& SceneBuilder::margin(double margin_m) {
   scene_.settings.contact_margin_m = margin_m;
+  return *this;
+}
+SceneBuilder& SceneBuilder::recovery_speed(double speed_mps) {
+  scene_.settings.penetration_recovery_speed_mps = speed_mps;
   return *this;
 }
 

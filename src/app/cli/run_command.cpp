@@ -6,10 +6,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "pivot/recording.hpp"
@@ -53,6 +55,7 @@ struct RunSummary {
   double energy_end_j = 0.0;
   int fallbacks = 0;
   int failures = 0;
+  int recoveries = 0;
   double collision_us = 0.0, assembly_us = 0.0, solve_us = 0.0, integrate_us = 0.0;
   bool interrupted = false;
 };
@@ -99,6 +102,7 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["energy_change_j"] = s.energy_end_j - s.energy_start_j;
     j["fallbacks"] = s.fallbacks;
     j["failures"] = s.failures;
+    j["recoveries"] = s.recoveries;
     j["stage_us_per_step"] = {{"collision", s.collision_us / steps},
                               {"assembly", s.assembly_us / steps},
                               {"solve", s.solve_us / steps},
@@ -124,6 +128,7 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   std::printf("energy change    %.6g J (%.6g -> %.6g)\n", s.energy_end_j - s.energy_start_j,
               s.energy_start_j, s.energy_end_j);
   std::printf("fallbacks        %d, failures %d\n", s.fallbacks, s.failures);
+  std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
   if (!o.record_path.empty()) std::printf("recording        %s\n", o.record_path.c_str());
 }
 
@@ -134,6 +139,15 @@ int run_scene(const RunOptions& o) {
   WorldOptions world_options;
   world_options.on_failure = o.keep_going ? FailurePolicy::Continue : FailurePolicy::Stop;
   world_options.failure_dir = o.failure_dir;
+  if (!o.failure_dir.empty()) {
+    // Made before the first step, so a wrong path is reported before any simulation.
+    std::error_code error;
+    std::filesystem::create_directories(o.failure_dir, error);
+    if (error) {
+      throw std::runtime_error("cannot create --failure-dir '" + o.failure_dir +
+                               "': " + error.message());
+    }
+  }
   world_options.lemke.max_pivots = o.max_pivots;
   World world(loaded.scene, world_options);
   if (o.mu) world.friction_override() = *o.mu;
@@ -167,6 +181,7 @@ int run_scene(const RunOptions& o) {
       s.max_penetration_m = std::max(s.max_penetration_m, st.max_penetration_m);
       s.fallbacks += st.fallbacks;
       s.failures += st.failures;
+      s.recoveries += st.recoveries;
       s.collision_us += st.collision_us;
       s.assembly_us += st.assembly_us;
       s.solve_us += st.solve_us;
