@@ -5,7 +5,8 @@
 #   scripts/build.sh release   -> build/          (Release, programs, tests and benchmarks)
 #   scripts/build.sh asan      -> build-asan/     (RelWithDebInfo + ASan + UBSan, no benchmarks)
 #   scripts/build.sh fuzz      -> build-fuzz/     (clang-14 libFuzzer targets of fuzz/, ASan + UBSan)
-#   scripts/build.sh soak      -> build-soak/     (Release, lcp_soak only; docs/robustness.md)
+#   scripts/build.sh soak      -> build-soak/     (Release, lcp_soak and scene_soak only;
+#                                                  docs/robustness.md)
 # PIVOT_JOBS overrides the number of parallel jobs (default: all cores). For the suite's
 # own check of a flavour: PIVOT_BUILD_DIR overrides the build folder, PIVOT_CMAKE_ARGS adds
 # configure arguments (split on spaces) and PIVOT_CONFIGURE_ONLY=1 stops after configuring.
@@ -22,7 +23,7 @@ case "$flavour" in
            args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIVOT_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14
                  -DCMAKE_C_COMPILER=clang-14 -DBUILD_TESTING=OFF -DPIVOT_BUILD_VIEWER=OFF
                  -DPIVOT_BUILD_BENCH=OFF) ;;
-  soak)    dir=build-soak; targets=(--target lcp_soak)
+  soak)    dir=build-soak; targets=(--target lcp_soak scene_soak)
            args=(-DCMAKE_BUILD_TYPE=Release -DPIVOT_BUILD_VIEWER=OFF -DBUILD_TESTING=OFF) ;;
   *) echo "build.sh: unknown flavour '$flavour' (run | release | asan | fuzz | soak)" >&2; exit 2 ;;
 esac

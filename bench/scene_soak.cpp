@@ -1,0 +1,157 @@
+// The long-run soak of shipped scenes (docs/robustness.md, "Scene soak"): each scene run
+// for a long simulated time with each method, as a user leaves the viewer running, counting
+// what goes wrong. A failed step (no method solved an island) is the defect this hunts;
+// fallbacks (a fast method failed, the standard one answered) are counted apart.
+//
+//   scene_soak [--duration S] [--method M]... [-d N] [--h S] [--max-failures K] SCENE...
+//
+// S simulated seconds per run (default 60); M of standard | structural | reduced, as many as
+// given (default: all three); d and h override the scene's. A run stops after K failed
+// steps (default 10: by then the scene is wrecked, and a wrecked stack can take minutes a
+// step). Prints one Markdown table row per scene and method: steps, failed steps, fallbacks,
+// largest pivots in a step, largest penetration, the largest displacement of any dynamic
+// body from its initial position (the drift of a resting scene), and wall time. The failed
+// islands' problems are written to a temporary folder that is removed at the end. Exits 1
+// when any run had a failed step.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "pivot/scene.hpp"
+#include "pivot/world.hpp"
+
+namespace {
+
+using namespace pivot;
+
+struct Options {
+  double duration_s = 60.0;
+  std::vector<LcpMethod> methods;
+  int d = 0;         // 0: the scene's
+  double h_s = 0.0;  // 0: the scene's
+  int max_failures = 10;
+  std::vector<std::string> scenes;
+};
+
+struct Outcome {
+  long steps = 0;
+  int failed_steps = 0;
+  int fallbacks = 0;
+  int max_pivots = 0;
+  double max_penetration_m = 0.0;
+  double max_displacement_m = 0.0;
+  double wall_s = 0.0;
+};
+
+[[noreturn]] void usage(const char* message) {
+  std::fprintf(stderr,
+               "scene_soak: %s\nusage: scene_soak [--duration S] [--method M]... [-d N] [--h S] "
+               "[--max-failures K] SCENE...\n",
+               message);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    const auto value = [&]() -> std::string {
+      if (k + 1 >= argc) usage(("missing value after " + arg).c_str());
+      return argv[++k];
+    };
+    if (arg == "--duration") {
+      o.duration_s = std::atof(value().c_str());
+    } else if (arg == "--method") {
+      LcpMethod m;
+      const std::string text = value();
+      if (!parse_lcp_method(text, &m)) usage(("unknown method " + text).c_str());
+      o.methods.push_back(m);
+    } else if (arg == "-d") {
+      o.d = std::atoi(value().c_str());
+    } else if (arg == "--h") {
+      o.h_s = std::atof(value().c_str());
+    } else if (arg == "--max-failures") {
+      o.max_failures = std::atoi(value().c_str());
+    } else if (!arg.empty() && arg[0] == '-') {
+      usage(("unknown option " + arg).c_str());
+    } else {
+      o.scenes.push_back(arg);
+    }
+  }
+  if (o.scenes.empty()) usage("no scene given");
+  if (!(o.duration_s > 0.0) || o.max_failures < 1) usage("duration and max failures must be > 0");
+  if (o.methods.empty())
+    o.methods = {LcpMethod::Reduced, LcpMethod::Structural, LcpMethod::Standard};
+  return o;
+}
+
+Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string& failure_dir) {
+  scene.settings.solver = method;
+  if (o.d > 0) scene.settings.friction_directions = o.d;
+  if (o.h_s > 0.0) scene.settings.time_step_s = o.h_s;
+  World world(scene, WorldOptions{FailurePolicy::Continue, failure_dir, {}});
+  const std::vector<BodyState> start = world.state().bodies;
+  const long steps = std::lround(o.duration_s / scene.settings.time_step_s);
+  Outcome out;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (out.steps < steps && out.failed_steps < o.max_failures) {
+    const StepStats& s = world.step();
+    ++out.steps;
+    out.failed_steps += s.failures > 0;
+    out.fallbacks += s.fallbacks;
+    out.max_pivots = std::max(out.max_pivots, s.pivots);
+    out.max_penetration_m = std::max(out.max_penetration_m, s.max_penetration_m);
+    for (size_t b = 0; b < start.size(); ++b) {
+      if (scene.bodies[b].fixed) continue;
+      const double moved = (world.state().bodies[b].pose.position - start[b].pose.position).norm();
+      out.max_displacement_m = std::max(out.max_displacement_m, moved);
+    }
+  }
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const std::filesystem::path failures =
+      std::filesystem::temp_directory_path() / ("scene_soak_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(failures);
+  std::printf(
+      "| scene | method | d | h [s] | steps | failed steps | fallbacks | max pivots/step | "
+      "max penetration [m] | largest displacement [m] | wall [s] |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  bool any_failed = false;
+  for (const std::string& path : o.scenes) {
+    Scene scene;
+    try {
+      scene = read_scene_file(path).scene;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "scene_soak: %s\n", e.what());
+      return 2;
+    }
+    for (LcpMethod method : o.methods) {
+      const Outcome r = soak(scene, method, o, failures.string());
+      any_failed = any_failed || r.failed_steps > 0;
+      const std::string failed = r.failed_steps >= o.max_failures
+                                     ? ">= " + std::to_string(r.failed_steps) + " (stopped)"
+                                     : std::to_string(r.failed_steps);
+      std::printf("| `%s` | %s | %d | %g | %ld | %s | %d | %d | %.2g | %.2g | %.1f |\n",
+                  std::filesystem::path(path).filename().c_str(), to_string(method),
+                  o.d > 0 ? o.d : scene.settings.friction_directions,
+                  o.h_s > 0.0 ? o.h_s : scene.settings.time_step_s, r.steps, failed.c_str(),
+                  r.fallbacks, r.max_pivots, r.max_penetration_m, r.max_displacement_m, r.wall_s);
+      std::fflush(stdout);
+    }
+  }
+  std::filesystem::remove_all(failures);
+  return any_failed ? 1 : 0;
+}
