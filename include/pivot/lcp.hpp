@@ -63,6 +63,17 @@ LcpCheck check_lcp_solution(const MatX& M, const VecX& q, const VecX& z);
 
 // ---- contact LCP (Lloyd eq. 2-8) ----------------------------------------------------
 
+// Friction directions per contact, d: the one range that scene and problem files, the
+// writers, the CLI and the viewer accept, and the default. A contact adds 2 + d LCP
+// variables; beyond 256 the cone is within 1 - cos(pi / 256) = 8e-5 of the circle.
+constexpr int kMinFrictionDirections = 2;
+constexpr int kMaxFrictionDirections = 256;
+constexpr int kDefaultFrictionDirections = 4;
+// Whether d is within [kMinFrictionDirections, kMaxFrictionDirections].
+constexpr bool valid_friction_directions(long long d) {
+  return d >= kMinFrictionDirections && d <= kMaxFrictionDirections;
+}
+
 // A Jacobian column touching at most two bodies (Lloyd Sec. 2: <= 12 non-zeros).
 // body[k] < 0 marks an unused slot (a contact with a fixed body uses one slot).
 struct ContactColumn {
@@ -71,7 +82,7 @@ struct ContactColumn {
 };
 
 struct ContactProblem {
-  int d = 4;                            // friction directions per contact, >= 2
+  int d = kDefaultFrictionDirections;   // friction directions per contact
   std::vector<Mat6> mass;               // one SPD 6x6 spatial mass matrix per body
   VecX kx;                              // k~_x = f_x h + M v0, size 6m
   std::vector<double> mu;               // per contact, >= 0

@@ -35,7 +35,7 @@ struct ProblemFileLimits {
   static constexpr long long max_lcp_size = 20000;           // n of a pivot-lcp file
   static constexpr long long max_bodies = 100000;            // m of a pivot-contact file
   static constexpr long long max_contacts = 100000;          // n of a pivot-contact file
-  static constexpr long long max_friction_directions = 256;  // d of a pivot-contact file
+  // d of a pivot-contact file: kMaxFrictionDirections (pivot/lcp.hpp).
 };
 
 // Read a file of either kind, dispatching on its header. Every problem with the file

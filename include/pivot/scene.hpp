@@ -41,7 +41,7 @@ struct SceneSettings {
   // Directions d of the polyhedral friction cone per contact [-], >= 2. The friction
   // force is exact along these directions and up to 1 - cos(pi/d) too weak between them;
   // each contact adds 2 + d LCP variables.
-  int friction_directions = 4;
+  int friction_directions = kDefaultFrictionDirections;
   // Lemke method for the contact LCP (Lloyd 2005): standard forms the dense matrix,
   // structural and reduced exploit its structure; all give the same impulses.
   LcpMethod solver = LcpMethod::Reduced;

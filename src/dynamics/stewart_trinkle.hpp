@@ -36,7 +36,7 @@ struct StewartTrinkleInput {
   std::vector<Vec6> applied_wrench;  // per island body: (force [N], torque [N m]) at the COM
   Vec3 gravity_mps2 = Vec3(0, 0, -9.81);
   double h_s = 0.01;
-  int d = 8;
+  int d = kDefaultFrictionDirections;
 };
 
 // (island bodies and states, contacts, mu, h, d) => contact LCP. The normal-row offset is

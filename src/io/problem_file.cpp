@@ -339,8 +339,8 @@ ContactProblemFile read_contact(Scanner& scanner) {
   int n_line = 0;
   const long long n =
       read_count(scanner, "contacts", "n", 0, ProblemFileLimits::max_contacts, &n_line);
-  const long long d = read_count(scanner, "contacts", "friction directions d", 2,
-                                 ProblemFileLimits::max_friction_directions);
+  const long long d = read_count(scanner, "contacts", "friction directions d",
+                                 kMinFrictionDirections, kMaxFrictionDirections);
   check_room(scanner, n_line,
              "contacts = " + std::to_string(n) + ", d = " + std::to_string(d) +
                  ", bodies = " + std::to_string(m),
@@ -514,7 +514,11 @@ void write_contact_problem(const std::string& path, const ContactProblemFile& fi
   const int m = p.num_bodies();
   const int n = p.num_contacts();
   if (m < 1) throw std::invalid_argument("a contact problem needs at least one body");
-  if (p.d < 2) throw std::invalid_argument("d must be >= 2, got " + std::to_string(p.d));
+  if (!valid_friction_directions(p.d)) {
+    throw std::invalid_argument("d must be in [" + std::to_string(kMinFrictionDirections) + ", " +
+                                std::to_string(kMaxFrictionDirections) + "], got " +
+                                std::to_string(p.d));
+  }
   if (p.kx.size() != 6 * m) throw std::invalid_argument("kx must have 6m entries");
   if (static_cast<int>(p.mu.size()) != n || static_cast<int>(p.b.size()) != n ||
       static_cast<long long>(p.friction.size()) != static_cast<long long>(n) * p.d) {

@@ -322,7 +322,9 @@ class SceneReader {
     SceneSettings& s = scene_.settings;
     if (const auto v = obj.get("gravity")) s.gravity_mps2 = v->vec3();
     if (const auto v = obj.get("time_step")) s.time_step_s = v->positive();
-    if (const auto v = obj.get("friction_directions")) s.friction_directions = v->integer(2, 1024);
+    if (const auto v = obj.get("friction_directions")) {
+      s.friction_directions = v->integer(kMinFrictionDirections, kMaxFrictionDirections);
+    }
     if (const auto v = obj.get("solver")) {
       if (!parse_lcp_method(v->string(), &s.solver)) {
         v->fail("unknown solver " + in_quotes(v->string()) +

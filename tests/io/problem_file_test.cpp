@@ -475,6 +475,20 @@ TEST(ProblemFile, WriterRefusesWhatTheFormatCannotHold) {
   EXPECT_THROW(write_contact_problem(temp_path("bad.contact"), contact), std::invalid_argument);
 }
 
+TEST(ProblemFile, WriterRefusesADTheReaderWouldRefuse) {
+  // A failed step at d = 300 once wrote a file `pivot lcp solve` could not read.
+  ContactProblemFile contact;
+  contact.problem.d = kMaxFrictionDirections + 1;
+  contact.problem.mass = {Mat6::Identity()};
+  contact.problem.kx = VecX::Zero(6);
+  try {
+    write_contact_problem(temp_path("d_too_large.contact"), contact);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "d must be in [2, 256], got 257");
+  }
+}
+
 TEST(ProblemFile, WriterReportsUnwritablePath) {
   LcpProblemFile lcp;
   lcp.M = MatX::Identity(1, 1);

@@ -365,7 +365,7 @@ TEST(SceneFile, RangeErrorsSayTheRuleAndTheValue) {
   expect_error(R"({"bodies": [], "version": 2})",
                "s.json:1:27: unsupported scene version 2 (this pivot reads version 1)");
   expect_error(R"({"bodies": [], "settings": {"friction_directions": 5000}})",
-               "s.json:1:52: 'friction_directions' in settings must be at most 1024, found 5000");
+               "s.json:1:52: 'friction_directions' in settings must be at most 256, found 5000");
   // A size whose volume overflows to infinity: the computed mass is caught, not stored.
   const std::string huge =
       with_body("", R"({"type": "box", "half_extents": [1e200, 1e200, 1e200]})");

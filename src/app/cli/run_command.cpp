@@ -260,7 +260,7 @@ void add_run_commands(CLI::App& app, int* exit_code) {
   run->add_option("--duration", o->duration_s, "Simulated time [s]")->check(CLI::PositiveNumber);
   run->add_option("--h", o->h_s, "Time step [s] (overrides the scene)")->check(CLI::PositiveNumber);
   run->add_option("-d,--directions", o->d, "Friction directions per contact")
-      ->check(CLI::Range(2, 256));
+      ->check(CLI::Range(kMinFrictionDirections, kMaxFrictionDirections));
   run->add_option("--mu", o->mu, "Friction coefficient for every contact")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--method", o->method, "standard | structural | reduced");

@@ -70,7 +70,9 @@ void ViewerApp::draw_controls_panel() {
     }
     ImGui::TreePop();
   }
-  ImGui::SliderInt("d", &s.friction_directions, 2, 32);
+  // Logarithmic: the small d users try most get most of the slider; Ctrl+click types any.
+  ImGui::SliderInt("d", &s.friction_directions, kMinFrictionDirections, kMaxFrictionDirections,
+                   "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   int method = static_cast<int>(s.solver);
   if (ImGui::Combo("solver", &method, "standard\0structural\0reduced\0")) {
     s.solver = static_cast<LcpMethod>(method);

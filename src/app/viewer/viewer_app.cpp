@@ -136,7 +136,9 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
       mu_override_ = true;
       world_->friction_override() = mu_;
     } else if (name == "d") {
-      s.friction_directions = std::clamp(std::stoi(value), 2, 32);
+      const int d = std::stoi(value);
+      if (!valid_friction_directions(d)) return false;
+      s.friction_directions = d;
     } else if (name == "h") {
       s.time_step_s = std::stod(value);
     } else if (name == "method") {
