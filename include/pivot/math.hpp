@@ -15,6 +15,8 @@ using Mat6 = Eigen::Matrix<double, 6, 6>;
 using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
 
+constexpr double kPi = 3.14159265358979323846;
+
 // Rigid transform from a body frame to the world frame.
 struct Pose {
   Vec3 position = Vec3::Zero();

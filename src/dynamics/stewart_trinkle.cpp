@@ -7,10 +7,6 @@
 
 namespace pivot {
 
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}  // namespace
-
 std::vector<Vec3> friction_directions(const Vec3& normal, int d) {
   const Vec3 n = normal.normalized();
   const Vec3 axis = std::abs(n.x()) > std::sqrt(0.5) ? Vec3::UnitY() : Vec3::UnitX();

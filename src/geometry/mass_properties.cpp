@@ -12,8 +12,6 @@
 namespace pivot {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // Inertia of a point mass m at offset d from the reference point: m (|d|^2 1 - d d').
 Mat3 parallel_axis(double m, const Vec3& d) {
   return m * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());

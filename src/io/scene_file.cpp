@@ -35,7 +35,6 @@ constexpr double kDefaultFriction = 0.5;        // of "default" when the file de
 // Quaternions and normals further than this from unit length are normalised with a
 // warning, closer ones silently: 1e-6 is above the rounding of 8 significant digits.
 constexpr double kUnitTolerance = 1e-6;
-constexpr double kPi = 3.14159265358979323846;
 
 // ---- reading ---------------------------------------------------------------------------
 

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pivot/math.hpp"
+
 namespace pivot::viewer {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kMaxPitch = 0.49 * kPi;  // stay off the pole so the up vector stays valid
 }  // namespace
 

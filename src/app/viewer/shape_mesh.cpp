@@ -6,7 +6,6 @@ namespace pivot::viewer {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kSegments = 32;  // around curved surfaces: smooth at viewer distances
 
 void add_vertex(TriangleMesh* mesh, const Pose& pose, const Vec3& p, const Vec3& n) {
