@@ -1,7 +1,7 @@
 // Per-body pieces of the Stewart–Trinkle step that do not involve contact: the spatial
 // mass matrix, the free-motion impulse k~_x = f_x h + M v0 (Lloyd (2)), how far a body can
 // move in a step (the speculative contact margin), and the position update with the new
-// velocities (Egan (7)).
+// velocities (Egan (4)).
 #pragma once
 
 #include "pivot/body.hpp"
