@@ -4,6 +4,7 @@
 // tested against each body's box directly.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -24,7 +25,7 @@ struct BodyBounds {
 // The distance within which bodies a and b report contacts: the floor, or as far as the
 // two can close in one step when that is more.
 inline double pair_margin_m(const BodyBounds& a, const BodyBounds& b, double floor_m) {
-  return floor_m > a.reach_m + b.reach_m ? floor_m : a.reach_m + b.reach_m;
+  return std::max(floor_m, a.reach_m + b.reach_m);
 }
 
 class Broadphase {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/penetration_recovery.hpp"
 #include "pivot/geometry.hpp"
 #include "pivot/world.hpp"
 #include "support/scene_builder.hpp"
@@ -20,9 +21,8 @@ namespace {
 using test::SceneBuilder;
 
 constexpr double kG = 9.81;
-// kRecoverySlop_m of src/dynamics/penetration_recovery.hpp, as documented in
-// docs/scene-format.md: the depth the velocity step still removes at once.
-constexpr double kSlop_m = 1e-5;
+// The depth the velocity step still removes at once (docs/scene-format.md).
+constexpr double kSlop_m = kRecoverySlop_m;
 
 // Energy E = kinetic + m g z changes per step by the integrator itself: symplectic Euler
 // loses m g^2 h^2 / 2 per step in free fall, and where contact impulses turn the velocity
@@ -246,7 +246,7 @@ ThrowResult throw_cube_at_ball(double closing_mps, double spin_radps) {
   // most (1e-5 m / 0.01 s = 1 mm/s): that kinetic energy is the only gain allowed.
   double slop_energy_j = 0.0;
   for (const Body& b : world.scene().bodies) {
-    slop_energy_j += 0.5 * b.mass_kg * std::pow(kSlop_m / 0.01, 2);
+    slop_energy_j += 0.5 * b.mass_kg * std::pow(kSlop_m / world.scene().settings.time_step_s, 2);
   }
   ThrowResult result;
   // Until 0.3 m after they meet (about 1 m apart at the start).
