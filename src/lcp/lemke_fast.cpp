@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -75,6 +76,18 @@ ContactColumn combine(const ContactColumn& a, double s, const ContactColumn& b) 
 // stacks, about 1 in 1000 wrenches). Above this, the solve restarts with the contact active
 // from Step 0, where its rows have covering entries of one.
 constexpr double kMaxCover = 1e3;
+
+// A blocking row is determinate when its m' is negative by more than this many of its
+// round-off bounds. Those bounds are first order and the condition estimate behind them
+// (U's diagonal) can be low by orders of magnitude in a near-singular basis, so a rounded
+// zero can pass one bound: on the ten-block tower an m' that is exactly zero (a fourth
+// coplanar contact) came out 2.4 bounds below zero and its pivot made the basis singular.
+// Three orders of margin leave such rows to Harris's tolerance (pivot_to_solution) and
+// still count every m' that the values resolve.
+constexpr double kDeterminate = 1e3;
+
+// How a basic row with m' < 0 takes part in the ratio test.
+enum class Blocking { No, Indeterminate, Determinate };
 
 class FastLemke {
  public:
@@ -168,8 +181,9 @@ class FastLemke {
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(int* pivots);
   void bound_row(int k);
-  bool blocks(int k);
+  Blocking blocks(int k);
   bool z0_step_feasible(int first);
+  bool indeterminate_rows_stay_feasible(double tmin) const;
   int lexicographic_min(const VecX& divisor);
   void finish(LcpResult* result);
 
@@ -219,7 +233,8 @@ class FastLemke {
   VecX Vq_, Vqabs_;            // velocity of the current basic solution and its bound
   std::vector<double> path_;   // Reduced: v_c / z0 at every vertex so far, 6m values each
   std::vector<int> negative_;  // basic rows with m' < 0, the only ones the ratio test reads
-  std::vector<int> blocking_;  // those whose m' is negative beyond round-off
+  std::vector<int> blocking_;  // those the ratio test reads: m' negative beyond round-off
+  std::vector<int> indeterminate_;  // rows negative beyond round-off by < kDeterminate bounds
   std::vector<char> bounded_;  // whether qmag_, mmag_ of such a row are formed this pivot
   VecX row_l1_;            // |column|_1 of each normal and friction row, mu + d of each cone row
   double vabs_max_ = 0.0;  // largest entry of vabs_
@@ -645,21 +660,39 @@ void FastLemke::bound_row(int k) {
   bounded_[k] = 1;
 }
 
-// Whether a row with m' < 0 blocks: its m' is negative beyond round-off. An upper bound of
-// a basic w row's bound decides nearly every row at the cost of a multiply: |row|_1 times
-// the largest bound of what it sums (|vabs|_inf for a normal or friction row's dot
-// product, the largest basic z bound for a cone row's mu theta - sum phi), the largest
-// lambda bound for a friction row's lambda, and one for the driving column's own entry (a
-// unit or a cone column). The bound itself is formed only for an m' near zero.
-bool FastLemke::blocks(int k) {
+// Whether a row with m' < 0 blocks: its m' is negative beyond round-off, and by more than
+// kDeterminate bounds for a determinate row. An upper bound of a basic w row's bound
+// decides nearly every row at the cost of a multiply: |row|_1 times the largest bound of
+// what it sums (|vabs|_inf for a normal or friction row's dot product, the largest basic z
+// bound for a cone row's mu theta - sum phi), the largest lambda bound for a friction row's
+// lambda, and one for the driving column's own entry (a unit or a cone column). The bound
+// itself is formed only for an m' near zero.
+Blocking FastLemke::blocks(int k) {
   if (!bounded_[k]) {
     const bool cone = k >= n_ + n_ * d_;
     const double upper = row_l1_[k] * (cone ? zmag_max_ : vabs_max_) +
                          (k < n_ || cone ? 0.0 : lambda_mag_max_) + c_[k] * mz0mag_ + 1.0;
-    if (mval_[k] < -noise_ * upper) return true;
+    if (mval_[k] < -kDeterminate * noise_ * upper) return Blocking::Determinate;
   }
   bound_row(k);
-  return mval_[k] < -noise_ * mmag_[k];
+  if (mval_[k] < -kDeterminate * noise_ * mmag_[k]) return Blocking::Determinate;
+  return mval_[k] < -noise_ * mmag_[k] ? Blocking::Indeterminate : Blocking::No;
+}
+
+// Harris's ratio test (1973) for the indeterminate rows, with the leaving slack as its
+// feasibility tolerance. Four contacts with one normal between two bodies have normal
+// columns of rank three, so with three of them basic the fourth row's m' is exactly zero
+// and its computed value is round-off of either sign: taking it as blocking puts a pivot
+// element of round-off into the basis. The indeterminate rows are left out of the ratio
+// test when the step to the first determinate row or to z0's leaving (tmin) leaves each
+// of them at or above -slack_: the answer the path ends on is then one the acceptance rule
+// takes, and every pivot element is a resolved one. When one of them would go further
+// below zero, it is needed to stop the step: returns false, and they all block as before.
+bool FastLemke::indeterminate_rows_stay_feasible(double tmin) const {
+  for (int k : indeterminate_) {
+    if (!(qval_[k] + tmin * mval_[k] >= -slack_)) return false;
+  }
+  return true;
 }
 
 // Lexicographic ratio test (Cottle-Pang-Stone Sec. 4.9): among the tied candidates keep
@@ -804,23 +837,39 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     // The ratio test reads only the rows with m' < 0, and the blocking ones among them.
     negative_.clear();
     blocking_.clear();
+    indeterminate_.clear();
     for (int k = 0; k < size_; ++k) {
       if (!(mval_[k] < 0.0) || (state_[k] != Pair::ZBasic && state_[k] != Pair::WBasic)) continue;
       negative_.push_back(k);
       bounded_[k] = state_[k] == Pair::ZBasic;  // store_basic_values bounded the basic z
-      if (blocks(k)) blocking_.push_back(k);
+      const Blocking b = blocks(k);
+      if (b == Blocking::Determinate) blocking_.push_back(k);
+      if (b == Blocking::Indeterminate) indeterminate_.push_back(k);
     }
 
-    // Ratio test (18), each row against its own round-off bound.
+    // Ratio test (18), each row against its own round-off bound; the indeterminate rows
+    // only when the step needs them (indeterminate_rows_stay_feasible).
     auto ratio = [&](int k) { return std::max(qval_[k], 0.0) / -mval_[k]; };
     double tmin = std::numeric_limits<double>::infinity();
-    if (mz0_ < -noise_ * mz0mag_) tmin = std::max(qz0_, 0.0) / -mz0_;
     int tmin_row = -1;
-    for (int k : blocking_) {
-      if (ratio(k) < tmin) {
-        tmin = ratio(k);
-        tmin_row = k;
+    auto smallest_ratio = [&] {
+      tmin = std::numeric_limits<double>::infinity();
+      if (mz0_ < -noise_ * mz0mag_) tmin = std::max(qz0_, 0.0) / -mz0_;
+      tmin_row = -1;
+      for (int k : blocking_) {
+        if (ratio(k) < tmin) {
+          tmin = ratio(k);
+          tmin_row = k;
+        }
       }
+    };
+    smallest_ratio();
+    if (!indeterminate_rows_stay_feasible(tmin)) {
+      keep_.clear();
+      std::merge(blocking_.begin(), blocking_.end(), indeterminate_.begin(), indeterminate_.end(),
+                 std::back_inserter(keep_));
+      blocking_.swap(keep_);
+      smallest_ratio();
     }
     if (tmin == std::numeric_limits<double>::infinity()) return LcpStatus::SecondaryRay;
     ++*pivots;

@@ -102,35 +102,40 @@ TEST(SoakRegressionOpen, DuplicatedSeed79StandardFailsHonestlyFastMethodsSolve) 
   EXPECT_EQ(solve_contact(p, kStandard).status, LcpStatus::NumericalFailure);
 }
 
-// Issue 20: island problems of scenes/block_tower_10.json (ten cubes at rest, four exactly
-// coplanar contacts a face) on which the methods fail today; docs/robustness.md, "Scene
-// soak". Step 1545 is the default run's first failure; step 1525 the first failure once
-// the tie among rows 184 and 192 at step 1545's pivot 58 is broken for the determinate
-// pivot (a row with m' = -5.9e-10, 2.4 times its round-off bound, took a step 18 times
-// z0's ratio). Each method is held to its status today, solved answers to the acceptance
-// check: a fix fails this test and must turn it into "every method solves".
-TEST(SoakRegressionOpen, TenBlockTowerStepsFailWhereTheFastMethodsDisagree) {
-  struct Case {
-    const char* file;
-    LcpStatus standard, structural, reduced;
-  };
-  const Case cases[] = {
-      {"lcp/fast/block_tower_10_step_1545.contact", LcpStatus::NumericalFailure, LcpStatus::Solved,
-       LcpStatus::NumericalFailure},
-      {"lcp/fast/block_tower_10_step_1525.contact", LcpStatus::NumericalFailure,
-       LcpStatus::NumericalFailure, LcpStatus::Solved},
-  };
-  for (const Case& c : cases) {
-    const ContactProblem p = test::shipped_contact_problem(c.file);
-    const std::pair<LcpMethod, LcpStatus> expected[] = {
-        {kStandard, c.standard}, {kStructural, c.structural}, {kReduced, c.reduced}};
-    for (const auto& [method, status] : expected) {
-      const LcpResult r = solve_contact(p, method);
-      EXPECT_EQ(r.status, status) << c.file << " " << to_string(method);
-      if (r.status == LcpStatus::Solved) {
-        EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << c.file << " " << to_string(method);
-      }
-    }
+// Issue 20: island problems of the shipped stacks (four exactly coplanar contacts a face)
+// on which a fast method failed in the 60 s scene soak (docs/robustness.md, "Scene soak",
+// "Stacks: rounded zeros as pivot elements"): a fourth coplanar contact's m', exactly zero,
+// came out a few round-off bounds below zero and was taken as a pivot element. Steps 1545
+// and 1525 of block_tower_10 are the ten-block tower's, the others a step of each scene
+// whose fast runs fell back or failed.
+INSTANTIATE_TEST_SUITE_P(
+    SceneSoakStacks, SoakRegression,
+    ::testing::Values(SoakCase{"block_tower_10_step1545.contact", kStructural},
+                      SoakCase{"block_tower_10_step1545.contact", kReduced},
+                      SoakCase{"block_tower_10_step1525.contact", kStructural},
+                      SoakCase{"block_tower_10_step1525.contact", kReduced},
+                      SoakCase{"block_stack_5_step4082.contact", kStandard},
+                      SoakCase{"block_stack_5_step4082.contact", kStructural},
+                      SoakCase{"block_stack_5_step4082.contact", kReduced},
+                      SoakCase{"block_stack_rotated_5_step1325.contact", kStandard},
+                      SoakCase{"block_stack_rotated_5_step1325.contact", kStructural},
+                      SoakCase{"block_stack_rotated_5_step1325.contact", kReduced},
+                      SoakCase{"block_stack_rotated_3_step1575.contact", kStandard},
+                      SoakCase{"block_stack_rotated_3_step1575.contact", kStructural},
+                      SoakCase{"block_stack_rotated_3_step1575.contact", kReduced},
+                      SoakCase{"block_pyramid_2_1_step2160.contact", kStandard},
+                      SoakCase{"block_pyramid_2_1_step2160.contact", kStructural},
+                      SoakCase{"block_pyramid_2_1_step2160.contact", kReduced}),
+    case_name);
+
+// The standard method's part of issue 20, not done: its product-form inverse fails the two
+// tower steps the fast methods now solve. Held to its status today; a fix fails this test
+// and must move these cases into SceneSoakStacks above.
+TEST(SoakRegressionOpen, TenBlockTowerStandardFailsHonestly) {
+  for (const char* file :
+       {"lcp/soak/block_tower_10_step1545.contact", "lcp/soak/block_tower_10_step1525.contact"}) {
+    const ContactProblem p = test::shipped_contact_problem(file);
+    EXPECT_EQ(solve_contact(p, kStandard).status, LcpStatus::NumericalFailure) << file;
   }
 }
 

@@ -28,13 +28,7 @@ TEST_P(RestingScene, RestsWithoutDrift) {
   // Stewart-Trinkle holds resting contact exactly (the LCP's complementarity, not a
   // penalty), so over 2 s (200 steps) the bodies move by round-off only: 1e-9 m.
   run_until(&world, 2.0);
-  for (size_t k = 0; k < start.bodies.size(); ++k) {
-    const BodyState& now = world.state().bodies[k];
-    EXPECT_LT((now.pose.position - start.bodies[k].pose.position).norm(), 1e-9)
-        << world.scene().bodies[k].name;
-    EXPECT_LT(now.pose.orientation.angularDistance(start.bodies[k].pose.orientation), 1e-9)
-        << world.scene().bodies[k].name;
-  }
+  test::expect_no_drift(world, start, 1e-9, 1e-9);
   EXPECT_EQ(world.last_stats().contacts, GetParam().contacts);
   EXPECT_EQ(world.last_stats().fallbacks, 0);
 }

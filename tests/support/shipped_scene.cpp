@@ -31,4 +31,14 @@ void run_until(World* world, double t_s) {
   while (world->state().time_s < t_s - 0.5 * h) world->step();
 }
 
+void expect_no_drift(const World& world, const WorldState& start, double tol_m, double tol_rad) {
+  for (size_t k = 0; k < start.bodies.size(); ++k) {
+    const BodyState& now = world.state().bodies[k];
+    EXPECT_LT((now.pose.position - start.bodies[k].pose.position).norm(), tol_m)
+        << world.scene().bodies[k].name;
+    EXPECT_LT(now.pose.orientation.angularDistance(start.bodies[k].pose.orientation), tol_rad)
+        << world.scene().bodies[k].name;
+  }
+}
+
 }  // namespace pivot::test

@@ -31,4 +31,8 @@ struct SceneFileName {
 // Steps until the world's time reaches t_s (within half a step).
 void run_until(World* world, double t_s);
 
+// Expects every body within tol_m of its position in start and within tol_rad of its
+// orientation: the drift of a scene at rest.
+void expect_no_drift(const World& world, const WorldState& start, double tol_m, double tol_rad);
+
 }  // namespace pivot::test
