@@ -29,32 +29,50 @@ struct LongRunCase {
 
 class LongRunStack : public ::testing::TestWithParam<LongRunCase> {};
 
+// The case's scene with its method, counting failed steps, fallbacks and the most pivots
+// of a step as it runs. A failed step goes on without contact (and would show as drift).
+struct StackRun {
+  explicit StackRun(const LongRunCase& c) : world(scene_with_method(c), continue_on_failure()) {
+    start = world.state();
+  }
+  static Scene scene_with_method(const LongRunCase& c) {
+    Scene scene = test::shipped_scene(c.file);
+    scene.settings.solver = c.method;
+    return scene;
+  }
+  static WorldOptions continue_on_failure() {
+    WorldOptions options;
+    options.on_failure = FailurePolicy::Continue;
+    options.failure_dir = ::testing::TempDir();
+    return options;
+  }
+  void run_for(double seconds) {
+    const double end = world.state().time_s + seconds;
+    while (world.state().time_s < end - 0.5 * world.scene().settings.time_step_s) {
+      world.step();
+      failures += world.last_stats().failures;
+      fallbacks += world.last_stats().fallbacks;
+      max_pivots = std::max(max_pivots, world.last_stats().pivots);
+    }
+  }
+  World world;
+  WorldState start;
+  int failures = 0, fallbacks = 0, max_pivots = 0;
+};
+
 // Stewart-Trinkle holds resting contact exactly (complementarity, not a penalty), so the
 // bodies move by round-off only. The scene soak measured at most 1.7e-12 m over 60 s on
 // these stacks; 1e-9 m, the bound of the 2 s resting tests (resting_scene_test.cpp),
 // holds over the minute too, and a step solved wrong (a failure continued without
 // contact, or a fallback's different vertex) moves a block by 1e-5 m or more.
 TEST_P(LongRunStack, StandsAMinuteWithoutFailureFallbackOrDrift) {
-  Scene scene = test::shipped_scene(GetParam().file);
-  scene.settings.solver = GetParam().method;
-  WorldOptions options;
-  options.on_failure = FailurePolicy::Continue;
-  options.failure_dir = ::testing::TempDir();
-  World world(std::move(scene), options);
-  const WorldState start = world.state();
-  int failures = 0, fallbacks = 0, max_pivots = 0;
-  const double h = world.scene().settings.time_step_s;
-  while (world.state().time_s < kDuration_s - 0.5 * h) {
-    world.step();
-    failures += world.last_stats().failures;
-    fallbacks += world.last_stats().fallbacks;
-    max_pivots = std::max(max_pivots, world.last_stats().pivots);
-  }
-  EXPECT_EQ(failures, 0);
-  EXPECT_EQ(fallbacks, 0);
-  test::expect_no_drift(world, start, 1e-9, 1e-9);
+  StackRun run(GetParam());
+  run.run_for(kDuration_s);
+  EXPECT_EQ(run.failures, 0);
+  EXPECT_EQ(run.fallbacks, 0);
+  test::expect_no_drift(run.world, run.start, 1e-9, 1e-9);
   // Lloyd reports tens of pivots a step on his stacks; before the fix the tower reached 284.
-  EXPECT_LE(max_pivots, 4 * world.last_stats().contacts);
+  EXPECT_LE(run.max_pivots, 4 * run.world.last_stats().contacts);
 }
 
 // What a user does to a stack in the viewer (issue 20, point 4), each phase one second
@@ -65,45 +83,31 @@ TEST_P(LongRunStack, StandsAMinuteWithoutFailureFallbackOrDrift) {
 // (n blocks above, cubes). So zero velocity stays a solution of every step's LCP and the
 // stack does not move: the same 1e-9 m and rad as at rest.
 TEST_P(LongRunStack, StandsThroughAPushAndLiveChangesOfMuAndD) {
-  Scene scene = test::shipped_scene(GetParam().file);
-  scene.settings.solver = GetParam().method;
-  WorldOptions options;
-  options.on_failure = FailurePolicy::Continue;
-  options.failure_dir = ::testing::TempDir();
-  World world(std::move(scene), options);
-  const WorldState start = world.state();
+  StackRun run(GetParam());
+  World& world = run.world;
   int top = 0;
-  for (size_t k = 0; k < world.scene().bodies.size(); ++k) {
-    const double z = start.bodies[k].pose.position.z();
-    if (z > start.bodies[top].pose.position.z()) top = static_cast<int>(k);
+  for (size_t k = 0; k < run.start.bodies.size(); ++k) {
+    const double z = run.start.bodies[k].pose.position.z();
+    if (z > run.start.bodies[top].pose.position.z()) top = static_cast<int>(k);
   }
   const double weight_n = world.scene().bodies[top].mass_kg * 9.81;
-  int failures = 0, fallbacks = 0;
-  auto run_for = [&](double seconds) {
-    const double end = world.state().time_s + seconds;
-    while (world.state().time_s < end - 0.5 * world.scene().settings.time_step_s) {
-      world.step();
-      failures += world.last_stats().failures;
-      fallbacks += world.last_stats().fallbacks;
-    }
-  };
-  run_for(1.0);
+  run.run_for(1.0);
   world.set_applied_wrench(top,
                            (Vec6() << 0.15 * weight_n, 0.05 * weight_n, 0, 0, 0, 0).finished());
-  run_for(1.0);
+  run.run_for(1.0);
   world.set_applied_wrench(top, Vec6::Zero());
-  run_for(1.0);
+  run.run_for(1.0);
   world.friction_override() = 0.2;
-  run_for(1.0);
+  run.run_for(1.0);
   world.friction_override().reset();
-  run_for(1.0);
+  run.run_for(1.0);
   world.settings().friction_directions = 16;
-  run_for(1.0);
+  run.run_for(1.0);
   world.settings().friction_directions = 4;
-  run_for(1.0);
-  EXPECT_EQ(failures, 0);
-  EXPECT_EQ(fallbacks, 0);
-  test::expect_no_drift(world, start, 1e-9, 1e-9);
+  run.run_for(1.0);
+  EXPECT_EQ(run.failures, 0);
+  EXPECT_EQ(run.fallbacks, 0);
+  test::expect_no_drift(world, run.start, 1e-9, 1e-9);
 }
 
 std::string case_name(const ::testing::TestParamInfo<LongRunCase>& info) {
