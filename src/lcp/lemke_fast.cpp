@@ -663,7 +663,11 @@ bool FastLemke::z0_vanished() const {
   if (!z0_basic_) return false;
   double cmax = 0.0;
   for (int k = 0; k < size_; ++k) {
-    if (state_[k] != Pair::Inactive) cmax = std::max(cmax, c_[k]);
+    if (state_[k] == Pair::Inactive) continue;
+    cmax = std::max(cmax, c_[k]);
+    // A basis whose values are not feasible is no answer, whatever z0.
+    if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) && qval_[k] < -slack_)
+      return false;
   }
   return std::max(qz0_, 0.0) * cmax <= slack_;
 }
