@@ -8,6 +8,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 stack_seconds="${2:-3600}"
+# The commit the programs are built from, taken now: the runs take an hour and HEAD may move.
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- src include bench || commit="$commit with uncommitted changes"
 scripts/build.sh soak || exit 1
 soak=build-soak/bench/scene_soak
 out=$(mktemp -d)
@@ -37,7 +40,7 @@ end="<!-- END scene-soak -->"
   echo "of any dynamic body from where it started (the drift of a scene at rest)."
   echo
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; date: $(date -u +%Y-%m-%d)"
-  echo "- command: \`scripts/soak-scenes.sh $seconds $stack_seconds\` at $(git rev-parse --short HEAD)"
+  echo "- command: \`scripts/soak-scenes.sh $seconds $stack_seconds\` at $commit"
   echo
   cat "$out/all.md"
   echo
