@@ -657,7 +657,7 @@ bool FastLemke::z0_step_feasible(int first) {
 // the acceptance rule takes, its only non-complementary pair (the driving one) being both
 // zero (Lloyd Step 2, z0 at zero ties with every step). Going on would pivot among values
 // of z0's size, which are noise there: on the ten-block tower after 130 s at rest (gaps of
-// 1e-12 m, velocities of 1e-10 m/s) z0 came down to 7e-11 and six degenerate pivots cycled
+// 1e-12 m, speeds of 5e-11 m/s) z0 came down to 7e-11 and six degenerate pivots cycled
 // to the pivot limit.
 bool FastLemke::z0_vanished() const {
   if (!z0_basic_) return false;
