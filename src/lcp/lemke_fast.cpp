@@ -966,12 +966,15 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
     if (result.status == LcpStatus::Solved) finish(&result);
   }
   if (result.status != LcpStatus::Solved) {
-    // Not a solution: report the last basic z values (z0 dropped) for diagnosis.
+    // Not a solution: report the last basic z values (z0 dropped) for diagnosis, with their
+    // w = M z + q as the standard method does, so that what fails to hold is the sign or
+    // complementarity conditions, not an apparent residual of 1 (`pivot lcp solve` printed
+    // one for w = 0 on the ten-block tower's step 1545).
     result.z = VecX::Zero(size_);
-    result.w = VecX::Zero(size_);
     for (int k = 0; k < size_; ++k) {
       if (state_[k] == Pair::ZBasic) result.z[k] = qval_[k];
     }
+    result.w = contact_lcp_w(problem, result.z);
   }
   result.solve_time_us = elapsed_us(start);
   if (result.status == LcpStatus::Solved && !check_contact_solution(problem, result.z).accepted) {

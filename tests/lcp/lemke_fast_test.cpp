@@ -324,7 +324,12 @@ TEST(LemkeFast, ReportsPivotLimitAndReturnsSolutionOfTrivialProblem) {
   LemkeOptions options;
   options.max_pivots = 3;
   for (LcpMethod method : kAll) {
-    EXPECT_EQ(solve_contact(p, method, options).status, LcpStatus::PivotLimit) << to_string(method);
+    const LcpResult r = solve_contact(p, method, options);
+    EXPECT_EQ(r.status, LcpStatus::PivotLimit) << to_string(method);
+    // The unfinished z comes with its own w = M z + q, not zeros, so a report of it shows
+    // which conditions fail rather than a residual (`pivot lcp solve` printed 0.12).
+    EXPECT_LE((r.w - contact_lcp_w(p, r.z)).lpNorm<Eigen::Infinity>(), 1e-12) << to_string(method);
+    EXPECT_LT(check_contact_solution(p, r.z).min_entry, 0.0) << to_string(method);
   }
   // q >= 0 (a body moving away from its contacts): z = 0 without a pivot.
   ContactProblem away = lloyd::single_body_problem(4, 0);
