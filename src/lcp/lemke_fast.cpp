@@ -234,7 +234,7 @@ class FastLemke {
   VecX Vq_, Vqabs_;            // velocity of the current basic solution and its bound
   std::vector<double> path_;   // Reduced: v_c / z0 at every vertex so far, 6m values each
   std::vector<int> negative_;  // basic rows with m' < 0, the only ones the ratio test reads
-  std::vector<int> blocking_;  // those the ratio test reads: m' negative beyond round-off
+  std::vector<int> blocking_;  // the determinate ones, and the others when the step needs them
   std::vector<int> indeterminate_;  // rows negative beyond round-off by < kDeterminate bounds
   std::vector<char> bounded_;  // whether qmag_, mmag_ of such a row are formed this pivot
   VecX row_l1_;            // |column|_1 of each normal and friction row, mu + d of each cone row
