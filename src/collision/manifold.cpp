@@ -154,8 +154,12 @@ void clip_against_reference(double merge_m, ClipScratch* scratch) {
       const bool p_in = dp <= merge_m, q_in = dq <= merge_m;
       if (p_in) push_merged(P, merge_m, &next);
       if (p_in == q_in) continue;
+      // The cut is where the segment crosses the side plane, kept on the segment: the inside
+      // test allows merge_m, so both ends may lie on one side of the plane itself, and an
+      // incident edge running within merge_m of it (aligned stacked blocks, offset by
+      // round-off) was extrapolated to a point metres outside the face.
       ClipPoint I;
-      I.p = P.p + (dp / (dp - dq)) * (Q.p - P.p);
+      I.p = P.p + std::clamp(dp / (dp - dq), 0.0, 1.0) * (Q.p - P.p);
       if (P.side_edge < 0) {
         I.incident = P.segment;  // an incident edge crosses reference edge k
         I.reference = ref.edge_features[k];

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 namespace pivot {
 namespace {
 
@@ -20,20 +23,25 @@ void load_square(ReferenceFace* ref) {
   ref->offset = 0.0;
 }
 
+// An incident polygon on body piece 1: corner k is vertex k, edge k runs from corner k to
+// corner k + 1.
+void load_incident(const std::vector<Vec3>& corners, int face, ClipScratch* scratch) {
+  scratch->polygon.clear();
+  for (size_t k = 0; k < corners.size(); ++k) {
+    ClipPoint q;
+    q.p = corners[k];
+    q.incident = {FeatureType::Vertex, static_cast<int>(k), 1};
+    q.segment = {FeatureType::Edge, static_cast<int>(k), 1};
+    scratch->polygon.push_back(q);
+  }
+  scratch->incident_interior = {FeatureType::Face, face, 1};
+}
+
 TEST(Manifold, ClippedCornersAndCrossingsCarryTheirFeatures) {
   ClipScratch scratch;
   load_square(&scratch.reference);
   // An incident triangle with one corner inside and two beyond the +x edge.
-  scratch.polygon.clear();
-  const Vec3 corners[3] = {Vec3(0, 0, 0.1), Vec3(2, -0.5, 0.1), Vec3(2, 0.5, 0.1)};
-  for (int k = 0; k < 3; ++k) {
-    ClipPoint q;
-    q.p = corners[k];
-    q.incident = {FeatureType::Vertex, k, 1};
-    q.segment = {FeatureType::Edge, k, 1};  // edge k from corner k to k + 1
-    scratch.polygon.push_back(q);
-  }
-  scratch.incident_interior = {FeatureType::Face, 0, 1};
+  load_incident({Vec3(0, 0, 0.1), Vec3(2, -0.5, 0.1), Vec3(2, 0.5, 0.1)}, 0, &scratch);
   clip_against_reference(1e-12, &scratch);
   ASSERT_EQ(scratch.polygon.size(), 3u);
   EXPECT_EQ(scratch.polygon[0].incident, (Feature{FeatureType::Vertex, 0, 1}));
@@ -58,16 +66,7 @@ TEST(Manifold, ClippedCornersAndCrossingsCarryTheirFeatures) {
 TEST(Manifold, BiggerIncidentFaceIsCutAtTheReferenceCorners) {
   ClipScratch scratch;
   load_square(&scratch.reference);
-  scratch.polygon.clear();
-  const Vec3 corners[4] = {Vec3(-3, -3, 0), Vec3(3, -3, 0), Vec3(3, 3, 0), Vec3(-3, 3, 0)};
-  for (int k = 0; k < 4; ++k) {
-    ClipPoint q;
-    q.p = corners[k];
-    q.incident = {FeatureType::Vertex, k, 1};
-    q.segment = {FeatureType::Edge, k, 1};
-    scratch.polygon.push_back(q);
-  }
-  scratch.incident_interior = {FeatureType::Face, 5, 1};
+  load_incident({Vec3(-3, -3, 0), Vec3(3, -3, 0), Vec3(3, 3, 0), Vec3(-3, 3, 0)}, 5, &scratch);
   clip_against_reference(1e-12, &scratch);
   ASSERT_EQ(scratch.polygon.size(), 4u);
   for (const ClipPoint& q : scratch.polygon) {
@@ -76,6 +75,26 @@ TEST(Manifold, BiggerIncidentFaceIsCutAtTheReferenceCorners) {
     EXPECT_EQ(q.incident, (Feature{FeatureType::Face, 5, 1}));
     EXPECT_NEAR(q.p.x() * q.p.x(), 1.0, 1e-12);
     EXPECT_NEAR(q.p.y() * q.p.y(), 1.0, 1e-12);
+  }
+}
+
+// Stacked blocks that drift apart sideways by round-off put an incident edge along a side
+// plane of the reference face, its ends a hair either side of the merge distance. The
+// ten-block tower after 136 s (offsets of 3e-10 m between blocks, merge distance 3.5e-10 m)
+// got a contact 1.98 m out on a 0.2 m block from the cut computed against the plane itself
+// (t = dp / (dp - dq) of about -5000), and every method failed its LCP.
+TEST(Manifold, EdgeAlongASidePlaneIsCutWithinTheFace) {
+  const double merge = 1e-9;
+  ClipScratch scratch;
+  load_square(&scratch.reference);
+  const double in = merge * (1.0 - 1e-4), out = merge * (1.0 + 1e-4);
+  load_incident({Vec3(-1, -1, 0), Vec3(1 + in, -1, 0), Vec3(1 + out, 1, 0), Vec3(-1, 1, 0)}, 5,
+                &scratch);
+  clip_against_reference(merge, &scratch);
+  ASSERT_FALSE(scratch.polygon.empty());
+  for (const ClipPoint& q : scratch.polygon) {
+    EXPECT_LE(std::abs(q.p.x()), 1.0 + 2 * merge) << q.p.transpose();
+    EXPECT_LE(std::abs(q.p.y()), 1.0 + 2 * merge) << q.p.transpose();
   }
 }
 
