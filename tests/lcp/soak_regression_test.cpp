@@ -115,6 +115,9 @@ TEST(SoakRegressionOpen, DuplicatedSeed79StandardFailsHonestlyFastMethodsSolve) 
 // whose fast runs fell back or failed. Step 12941 is the tower's after 129 s at rest: z0
 // came down to 7e-11, below the leaving slack, and the reduced method cycled through six
 // degenerate pivots to the pivot limit until z0_vanished (lemke_fast.cpp) ended the path.
+// Step 12965 is the tower's at 129.65 s: the fast methods ended on a secondary ray with z0
+// at 1.2e-10 on every row, just above the leaving slack, their basis with z0 dropped
+// already an accepted answer; the ray now takes z0 up to half the acceptance tolerance.
 INSTANTIATE_TEST_SUITE_P(
     SceneSoakStacks, SoakRegression,
     ::testing::Values(SoakCase{"block_tower_10_step1545.contact", kStructural},
@@ -123,6 +126,9 @@ INSTANTIATE_TEST_SUITE_P(
                       SoakCase{"block_tower_10_step1525.contact", kReduced},
                       SoakCase{"block_tower_10_step12941.contact", kStructural},
                       SoakCase{"block_tower_10_step12941.contact", kReduced},
+                      SoakCase{"block_tower_10_step12965.contact", kStandard},
+                      SoakCase{"block_tower_10_step12965.contact", kStructural},
+                      SoakCase{"block_tower_10_step12965.contact", kReduced},
                       SoakCase{"block_stack_5_step4082.contact", kStandard},
                       SoakCase{"block_stack_5_step4082.contact", kStructural},
                       SoakCase{"block_stack_5_step4082.contact", kReduced},
