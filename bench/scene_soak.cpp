@@ -3,7 +3,8 @@
 // what goes wrong. A failed step (no method solved an island) is the defect this hunts;
 // fallbacks (a fast method failed, the standard one answered) are counted apart.
 //
-//   scene_soak [--duration S] [--method M]... [-d N] [--h S] [--max-failures K] SCENE...
+//   scene_soak [--duration S] [--method M]... [-d N] [--h S] [--max-failures K]
+//              [--trace N] [--keep-failures DIR] SCENE...
 //
 // S simulated seconds per run (default 60); M of standard | structural | reduced, as many as
 // given (default: all three); d and h override the scene's. A run stops after K failed
@@ -11,8 +12,11 @@
 // step). Prints one Markdown table row per scene and method: steps, failed steps, fallbacks,
 // largest pivots in a step, largest penetration, the largest displacement of any dynamic
 // body from its initial position (the drift of a resting scene), and wall time. The failed
-// islands' problems are written to a temporary folder that is removed at the end. Exits 1
-// when any run had a failed step.
+// islands' problems are written to a temporary folder that is removed at the end, or to DIR
+// with --keep-failures (to turn into regression files). --trace N prints to stderr, every N
+// steps, the largest body speeds, pivots, fallbacks and failures of those N steps: how a
+// resting stack's noise grows before it fails (docs/robustness.md). Exits 1 when any run
+// had a failed step.
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,6 +41,8 @@ struct Options {
   int d = 0;         // 0: the scene's
   double h_s = 0.0;  // 0: the scene's
   int max_failures = 10;
+  long trace_every = 0;       // 0: no trace
+  std::string keep_failures;  // empty: a temporary folder, removed at the end
   std::vector<std::string> scenes;
 };
 
@@ -50,10 +56,37 @@ struct Outcome {
   double wall_s = 0.0;
 };
 
+// The maxima of one --trace window of steps.
+struct TraceWindow {
+  double speed_mps = 0.0;   // largest |v| of a body
+  double turn_radps = 0.0;  // largest |omega| of a body
+  int min_pivots = 0, max_pivots = 0;
+  int fallbacks = 0, failed_steps = 0;
+  bool empty = true;
+
+  void add(const WorldState& state, const StepStats& s) {
+    for (const BodyState& b : state.bodies) {
+      speed_mps = std::max(speed_mps, b.twist.linear.norm());
+      turn_radps = std::max(turn_radps, b.twist.angular.norm());
+    }
+    min_pivots = empty ? s.pivots : std::min(min_pivots, s.pivots);
+    max_pivots = std::max(max_pivots, s.pivots);
+    fallbacks += s.fallbacks;
+    failed_steps += s.failures > 0;
+    empty = false;
+  }
+  void print(double time_s) const {
+    std::fprintf(stderr,
+                 "t %.2f s  max |v| %.2e m/s  max |omega| %.2e rad/s  pivots %d..%d  "
+                 "fallbacks %d  failed steps %d\n",
+                 time_s, speed_mps, turn_radps, min_pivots, max_pivots, fallbacks, failed_steps);
+  }
+};
+
 [[noreturn]] void usage(const char* message) {
   std::fprintf(stderr,
                "scene_soak: %s\nusage: scene_soak [--duration S] [--method M]... [-d N] [--h S] "
-               "[--max-failures K] SCENE...\n",
+               "[--max-failures K] [--trace N] [--keep-failures DIR] SCENE...\n",
                message);
   std::exit(2);
 }
@@ -79,6 +112,11 @@ Options parse(int argc, char** argv) {
       o.h_s = std::atof(value().c_str());
     } else if (arg == "--max-failures") {
       o.max_failures = std::atoi(value().c_str());
+    } else if (arg == "--trace") {
+      o.trace_every = std::atol(value().c_str());
+      if (o.trace_every < 1) usage("--trace needs a number of steps >= 1");
+    } else if (arg == "--keep-failures") {
+      o.keep_failures = value();
     } else if (!arg.empty() && arg[0] == '-') {
       usage(("unknown option " + arg).c_str());
     } else {
@@ -100,10 +138,18 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
   const std::vector<BodyState> start = world.state().bodies;
   const long steps = std::lround(o.duration_s / scene.settings.time_step_s);
   Outcome out;
+  TraceWindow window;
   const auto t0 = std::chrono::steady_clock::now();
   while (out.steps < steps && out.failed_steps < o.max_failures) {
     const StepStats& s = world.step();
     ++out.steps;
+    if (o.trace_every > 0) {
+      window.add(world.state(), s);
+      if (out.steps % o.trace_every == 0) {
+        window.print(world.state().time_s);
+        window = TraceWindow{};
+      }
+    }
     out.failed_steps += s.failures > 0;
     out.fallbacks += s.fallbacks;
     out.max_pivots = std::max(out.max_pivots, s.pivots);
@@ -122,9 +168,10 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  const bool keep = !o.keep_failures.empty();
   const std::filesystem::path failures =
-      std::filesystem::temp_directory_path() / ("scene_soak_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(failures);
+      keep ? std::filesystem::path(o.keep_failures)
+           : std::filesystem::temp_directory_path() / ("scene_soak_" + std::to_string(::getpid()));
   std::printf(
       "| scene | method | d | h [s] | steps | failed steps | fallbacks | max pivots/step | "
       "max penetration [m] | largest displacement [m] | wall [s] |\n");
@@ -139,7 +186,11 @@ int main(int argc, char** argv) {
       return 2;
     }
     for (LcpMethod method : o.methods) {
-      const Outcome r = soak(scene, method, o, failures.string());
+      // One folder a run: the World names its files by step and island alone.
+      const std::filesystem::path run_dir =
+          failures / (std::filesystem::path(path).stem().string() + "-" + to_string(method));
+      std::filesystem::create_directories(run_dir);
+      const Outcome r = soak(scene, method, o, run_dir.string());
       any_failed = any_failed || r.failed_steps > 0;
       const std::string failed = r.failed_steps >= o.max_failures
                                      ? ">= " + std::to_string(r.failed_steps) + " (stopped)"
@@ -152,6 +203,6 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  std::filesystem::remove_all(failures);
+  if (!keep) std::filesystem::remove_all(failures);
   return any_failed ? 1 : 0;
 }
