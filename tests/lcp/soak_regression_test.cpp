@@ -155,5 +155,18 @@ TEST(SoakRegressionOpen, TenBlockTowerStandardFailsHonestly) {
   }
 }
 
+// The hour of issue 20, not done: the ten-block tower's first failed step (131.22 s at
+// c03e2d8), after the body speeds grew from 1e-13 to 1e-9 m/s in five seconds through
+// answers each within the acceptance tolerance (docs/robustness.md, "Not done: the hour").
+// No method solves it today (the reduced method's best answer is 1.2e-9 past the rule);
+// held to that, so that a fix fails this test and moves the file into SceneSoakStacks.
+TEST(SoakRegressionOpen, TenBlockTowerAfter131sEveryMethodFailsHonestly) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/block_tower_10_step13122.contact");
+  for (LcpMethod method : {kStandard, kStructural, kReduced}) {
+    EXPECT_EQ(solve_contact(p, method).status, LcpStatus::NumericalFailure) << to_string(method);
+  }
+}
+
 }  // namespace
 }  // namespace pivot
