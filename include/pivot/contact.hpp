@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pivot/body.hpp"
+#include "pivot/scene.hpp"
 
 namespace pivot {
 
@@ -70,13 +71,6 @@ struct ContactGroup {
   std::vector<ContactSide> sides;
 };
 
-// Off reports every contact as a convex half-space, which shows Egan's artifact (Fig. 1):
-// the face next to a corner acts as if it extended forever.
-enum class NonconvexMode { Off, Groups };
-const char* to_string(NonconvexMode mode);
-// Parses "off" | "groups"; returns false on anything else and leaves *mode untouched.
-bool parse_nonconvex_mode(const std::string& text, NonconvexMode* mode);
-
 struct CollisionSettings {
   // Potential contacts: every feature pair of bodies a and b with gap
   //   f <= max(margin_m, body_reach_m[a] + body_reach_m[b])
@@ -88,7 +82,10 @@ struct CollisionSettings {
   // moving body's reach is raised to the largest among the moving bodies it may touch
   // this step, which can pass their motion on to it.
   std::vector<double> body_reach_m;
-  NonconvexMode nonconvex = NonconvexMode::Groups;
+  // Max and Sum differ only in the LCP the stepper builds, so both get the groups. Off
+  // reports every side as a convex half-space, which shows Egan's artifact (Fig. 1): the
+  // face next to a corner acts as if it extended forever.
+  NonconvexFormulation nonconvex = NonconvexFormulation::Max;
 };
 
 // Grouped by body pair, the pairs in ascending order of their two indices, then by piece

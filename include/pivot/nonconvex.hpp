@@ -10,20 +10,20 @@
 #include <vector>
 
 #include "pivot/lcp.hpp"
+#include "pivot/scene.hpp"
 
 namespace pivot {
-
-enum class NonconvexForm { Max, Summation };
 
 // Block layout of a nonconvex LCP. Planes are ordered sides first, group after group (the
 // paper's y sides), then the convex planes (x). The plane block z_p is the
 // Stewart-Trinkle LCP over the planes in that order, (p_n [P], p_f [P d], s [P]) like
 // Lloyd's (theta, phi, lambda), or p_n alone when d = 0 (frictionless). The artificial
 // variables come first:
-//   Max:       z = (c [y], d [g], g [y], h [y], p [g], z_p)   Egan (33)
-//   Summation: z = (c [y], z_p)                               Egan (35)
+//   Max: z = (c [y], d [g], g [y], h [y], p [g], z_p)   Egan (33)
+//   Sum: z = (c [y], z_p)                               Egan (35)
 struct NonconvexLayout {
-  NonconvexForm form = NonconvexForm::Max;
+  // Max or Sum: Off has no nonconvex LCP (its sides are plain convex contacts).
+  NonconvexFormulation form = NonconvexFormulation::Max;
   std::vector<int> group_sizes;  // sides per group, each in 1..31
   int num_convex = 0;            // x, planes in no group
   int d = 0;                     // friction directions per plane; 0: frictionless
@@ -32,7 +32,8 @@ struct NonconvexLayout {
   int num_sides() const;
   int num_planes() const { return num_sides() + num_convex; }
   int plane_lcp_size() const { return num_planes() * (d > 0 ? 2 + d : 1); }
-  // Index of the first plane variable: 3y + 2g (Max) or y (Summation).
+  // Index of the first plane variable: 3y + 2g (Max) or y (Sum). Throws
+  // std::invalid_argument for Off, so no layout of Off is ever sized or read.
   int plane_offset() const;
   int size() const { return plane_offset() + plane_lcp_size(); }
 };

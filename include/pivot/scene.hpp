@@ -20,8 +20,8 @@ struct Material {
 };
 
 // How a contact where a vertex meets a convex edge or corner (a nonconvex group) enters
-// the LCP, after Egan, Berard and Trinkle. Collision (contact.hpp) reports groups for Max
-// and Sum (NonconvexMode::Groups) and none for Off (NonconvexMode::Off).
+// the LCP, after Egan, Berard and Trinkle. Collision (CollisionSettings in contact.hpp)
+// reports groups for Max and Sum and none for Off.
 enum class NonconvexFormulation {
   Max,  // Sec. IV: the free space is exactly the union of the sides' half-spaces
   Sum,  // Sec. V: fewer LCP rows, but admits a small triangle at each corner

@@ -150,7 +150,7 @@ void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& sett
     drop_duplicates(first, std::max(bodies_[a].size_m, bodies_[b].size_m), &contacts);
   }
   if (bodies_[a].has_polyhedron && bodies_[b].has_polyhedron) {
-    const bool off = settings.nonconvex == NonconvexMode::Off;
+    const bool off = settings.nonconvex == NonconvexFormulation::Off;
     std::vector<ContactGroup>& groups = off ? off_groups_ : result_.groups;
     for (bool vertex_on_a : {true, false}) {
       const int v = vertex_on_a ? a : b, e = vertex_on_a ? b : a;

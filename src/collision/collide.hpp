@@ -51,7 +51,7 @@ class CollisionPipeline {
   NarrowphaseScratch narrowphase_scratch_;
   NonconvexScratch nonconvex_scratch_;
   GroupBuffer group_buffer_;
-  // NonconvexMode::Off: the groups found, before their sides become convex contacts.
+  // NonconvexFormulation::Off: the groups found, before their sides become convex contacts.
   std::vector<ContactGroup> off_groups_;
   CollisionResult result_;
   std::vector<int> cluster_;  // union-find forest over bodies, for share_reach

@@ -27,24 +27,4 @@ std::string describe(const Feature& feature) {
   return out;
 }
 
-const char* to_string(NonconvexMode mode) {
-  switch (mode) {
-    case NonconvexMode::Off:
-      return "off";
-    case NonconvexMode::Groups:
-      return "groups";
-  }
-  return "unknown";
-}
-
-bool parse_nonconvex_mode(const std::string& text, NonconvexMode* mode) {
-  for (NonconvexMode m : {NonconvexMode::Off, NonconvexMode::Groups}) {
-    if (text == to_string(m)) {
-      *mode = m;
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace pivot

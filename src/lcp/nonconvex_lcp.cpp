@@ -21,7 +21,15 @@ int NonconvexLayout::num_sides() const {
 }
 
 int NonconvexLayout::plane_offset() const {
-  return form == NonconvexForm::Max ? 3 * num_sides() + 2 * num_groups() : num_sides();
+  switch (form) {
+    case NonconvexFormulation::Max:
+      return 3 * num_sides() + 2 * num_groups();
+    case NonconvexFormulation::Sum:
+      return num_sides();
+    case NonconvexFormulation::Off:
+      break;
+  }
+  throw std::invalid_argument("NonconvexLayout: form must be Max or Sum, got Off");
 }
 
 namespace {
@@ -100,7 +108,7 @@ struct PermutedPlanes {
 };
 
 PermutedPlanes permute_planes(const DenseLcp& planes, int d, const NonconvexGroups& groups,
-                              NonconvexForm form) {
+                              NonconvexFormulation form) {
   const int P = count_planes(planes, d);
   PermutedPlanes out;
   out.order = plane_order(P, groups, &out.layout);
@@ -141,7 +149,7 @@ NonconvexLcp start_lcp(const PermutedPlanes& p) {
 NonconvexLcp build_max_lcp(const DenseLcp& planes, int d, const NonconvexGroups& groups,
                            double gamma) {
   if (!std::isfinite(gamma)) throw std::invalid_argument("build_max_lcp: gamma is not finite");
-  const PermutedPlanes p = permute_planes(planes, d, groups, NonconvexForm::Max);
+  const PermutedPlanes p = permute_planes(planes, d, groups, NonconvexFormulation::Max);
   NonconvexLcp out = start_lcp(p);
   const int y = out.layout.num_sides();
   const MaxIndex at{y, out.layout.num_groups()};
@@ -184,7 +192,7 @@ NonconvexLcp build_summation_lcp(const DenseLcp& planes, int d, const NonconvexG
   if (!(epsilon_over_h > 0.0 && std::isfinite(epsilon_over_h))) {
     throw std::invalid_argument("build_summation_lcp: epsilon / h must be positive");
   }
-  const PermutedPlanes p = permute_planes(planes, d, groups, NonconvexForm::Summation);
+  const PermutedPlanes p = permute_planes(planes, d, groups, NonconvexFormulation::Sum);
   NonconvexLcp out = start_lcp(p);
   const int y = out.layout.num_sides();
   const int o = y;
@@ -262,7 +270,7 @@ using Selection = std::vector<std::uint32_t>;
 // (M, q) from these and comparing.
 DenseLcp read_plane_lcp(const MatX& M, const VecX& q, const NonconvexLayout& layout,
                         double* gamma) {
-  if (layout.form != NonconvexForm::Max) {
+  if (layout.form != NonconvexFormulation::Max) {
     throw std::invalid_argument("solve_lcp_with_max_groups: the layout is not the max form");
   }
   if (M.rows() != layout.size() || M.cols() != layout.size() || q.size() != layout.size()) {
@@ -635,7 +643,7 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
   }
   MaxGroupResult out;
   out.plane_order = plane_order(planes.num_contacts(), groups, &out.layout);
-  out.layout.form = NonconvexForm::Max;
+  out.layout.form = NonconvexFormulation::Max;
   out.layout.d = planes.d;
   ContactProblem ordered = planes;
   const int P = planes.num_contacts();

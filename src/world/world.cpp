@@ -181,8 +181,7 @@ void World::detect_contacts() {
   const auto t0 = Clock::now();
   CollisionSettings& collision_settings = p.collision_settings;
   collision_settings.margin_m = contact_margin_m(scene_);
-  collision_settings.nonconvex =
-      settings.nonconvex == NonconvexFormulation::Off ? NonconvexMode::Off : NonconvexMode::Groups;
+  collision_settings.nonconvex = settings.nonconvex;
   collision_settings.body_reach_m.resize(scene_.bodies.size());
   for (size_t k = 0; k < scene_.bodies.size(); ++k) {
     const Body& body = scene_.bodies[k];

@@ -20,7 +20,7 @@ TEST(ContactsCommand, BoxOnPlaneHasItsFourCorners) {
   const ProgramRun run = run_pivot("contacts " + scene("box_on_plane.json"));
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find(scene("box_on_plane.json") +
-                            ": 4 contacts, 0 groups (margin 0.000981 m, nonconvex groups)\n"),
+                            ": 4 contacts, 0 groups (margin 0.000981 m, nonconvex max)\n"),
             std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("  box  ground  (-0.1, -0.1, 0)  (0, 0, 1)  0        v0 / f0\n"),
@@ -58,12 +58,19 @@ TEST(ContactsCommand, PegCornersOverTheHoleFormGroupsWithinALargerMargin) {
       << off.output;
 }
 
-TEST(ContactsCommand, UnknownModeIsAnError) {
-  const ProgramRun run = run_pivot("contacts --nonconvex sometimes " + scene("box_on_plane.json"));
-  EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.output.find("--nonconvex must be off or groups, got 'sometimes'"),
-            std::string::npos)
-      << run.output;
+TEST(ContactsCommand, NonconvexTakesTheVocabularyOfRun) {
+  const ProgramRun sum =
+      run_pivot("contacts --margin 0.03 --nonconvex sum " + scene("block_with_hole.json"));
+  EXPECT_EQ(sum.exit_code, 0) << sum.output;
+  EXPECT_NE(sum.output.find("contacts, 8 groups (margin 0.03 m, nonconvex sum)"), std::string::npos)
+      << sum.output;
+  // "groups", the old word for max and sum, is refused like any unknown word.
+  const ProgramRun groups =
+      run_pivot("contacts " + scene("box_on_plane.json") + " --nonconvex groups");
+  EXPECT_EQ(groups.exit_code, 105);  // CLI::ExitCodes::ValidationError
+  EXPECT_EQ(groups.output,
+            "--nonconvex: expected max, sum or off, got 'groups'\n"
+            "Run with --help for more information.\n");
 }
 
 }  // namespace

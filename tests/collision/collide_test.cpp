@@ -185,7 +185,8 @@ TEST(Collide, SquarePegInSquareHoleTouchesAllFourWallsAtBothRims) {
   // Lloyd's 16-contact peg-in-hole: each wall face clips the peg's side to a rectangle
   // whose corners are on the top and bottom rims; clearance c within the margin.
   const double hw = 0.05, t = 0.02, c = 1e-3;
-  for (NonconvexMode mode : {NonconvexMode::Off, NonconvexMode::Groups}) {
+  for (NonconvexFormulation mode :
+       {NonconvexFormulation::Max, NonconvexFormulation::Sum, NonconvexFormulation::Off}) {
     CollisionScene s;
     s.add("plate", square_hole_plate(hw, t, 0.15), Pose{}, true);
     s.add("peg", box(hw - c, hw - c, 0.1), pose_at(Vec3::Zero()));

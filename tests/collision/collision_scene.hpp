@@ -85,10 +85,10 @@ struct CollisionScene {
   }
 
   CollisionResult collide(double margin_m = 0.005,
-                          NonconvexMode mode = NonconvexMode::Groups) const {
+                          NonconvexFormulation nonconvex = NonconvexFormulation::Max) const {
     CollisionSettings settings;
     settings.margin_m = margin_m;
-    settings.nonconvex = mode;
+    settings.nonconvex = nonconvex;
     return pivot::collide(bodies, states, settings);
   }
 };

@@ -62,11 +62,15 @@ TEST(NonconvexGroups, BlockCornerOverHoleRimIsOneGroupOfTopAndWall) {
   EXPECT_LT((wall->point - Vec3(hw, 0, h)).norm(), kTol);         // foot on the wall plane
   // The group replaces the convex contacts of that corner.
   for (const Contact& c : r.contacts) EXPECT_NE(c.feature_a, g.feature_a);
+  // Sum builds a different LCP from the same groups.
+  const CollisionResult sum = s.collide(2e-3, NonconvexFormulation::Sum);
+  EXPECT_EQ(sum.groups.size(), r.groups.size());
+  EXPECT_EQ(sum.contacts.size(), r.contacts.size());
 
   // Off: no group; each side is a convex contact of its own, its plane extended beyond
   // its face (Egan's Fig. 1 artifact: the corner may pass neither above the top nor
   // beside the wall). They replace the corner's one manifold contact.
-  const CollisionResult off = s.collide(2e-3, NonconvexMode::Off);
+  const CollisionResult off = s.collide(2e-3, NonconvexFormulation::Off);
   EXPECT_TRUE(off.groups.empty());
   ASSERT_EQ(off.contacts.size(), r.contacts.size() + 2);
   std::vector<Contact> corner;
@@ -196,7 +200,7 @@ TEST(NonconvexGroups, CornerOverCornerGroupsBothWaysWithAllThreeFaces) {
     EXPECT_EQ(side.feature.index % 2, 1);
     EXPECT_LT((side.point - w).norm(), kTol);  // B's witness is the fixed corner
   }
-  EXPECT_TRUE(s.collide(5e-3, NonconvexMode::Off).groups.empty());
+  EXPECT_TRUE(s.collide(5e-3, NonconvexFormulation::Off).groups.empty());
 }
 
 }  // namespace

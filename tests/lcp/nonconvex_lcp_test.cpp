@@ -74,7 +74,7 @@ const VecX kSumZb3 = vec({0.01, 0, 1.5, 0.13});
 
 NonconvexLayout paper_layout() {
   NonconvexLayout layout;
-  layout.form = NonconvexForm::Max;
+  layout.form = NonconvexFormulation::Max;
   layout.group_sizes = {2};
   return layout;
 }
@@ -135,11 +135,24 @@ TEST(NonconvexMax, RejectsAMatrixWithoutTheMaxStructure) {
   B(7, 2) = 2.0;  // row (20) must read d - gamma + 1
   EXPECT_THROW(solve_lcp_with_max_groups(B, kBa, paper_layout()), std::invalid_argument);
   NonconvexLayout summation = paper_layout();
-  summation.form = NonconvexForm::Summation;
+  summation.form = NonconvexFormulation::Sum;
   EXPECT_THROW(solve_lcp_with_max_groups(paper_B_max(), kBa, summation), std::invalid_argument);
   NonconvexLayout three_sides = paper_layout();
   three_sides.group_sizes = {3};
   EXPECT_THROW(solve_lcp_with_max_groups(paper_B_max(), kBa, three_sides), std::invalid_argument);
+}
+
+TEST(NonconvexLayout, RejectsOffWhichHasNoNonconvexLcp) {
+  // Off turns a group's sides into convex contacts: there is no layout to read z by.
+  NonconvexLayout off = paper_layout();
+  off.form = NonconvexFormulation::Off;
+  try {
+    plane_solution(off, {0, 1}, VecX::Zero(10));
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "NonconvexLayout: form must be Max or Sum, got Off");
+  }
+  EXPECT_THROW(solve_lcp_with_max_groups(paper_B_max(), kBa, off), std::invalid_argument);
 }
 
 TEST(NonconvexMax, SmallGammaHasNoSolutionAndSearchReportsIt) {

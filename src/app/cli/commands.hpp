@@ -4,6 +4,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "pivot/scene.hpp"
 
 namespace pivot::cli {
 
@@ -15,5 +18,10 @@ void add_check_command(CLI::App& app, int* exit_code);
 void add_run_commands(CLI::App& app, int* exit_code);
 // `pivot contacts SCENE` (contacts_command.cpp).
 void add_contacts_command(CLI::App& app, int* exit_code);
+
+// The --nonconvex option of `run` and `contacts`, one vocabulary for both: "max" | "sum" |
+// "off" sets *formulation, an empty text (option not given) keeps the scene's setting.
+// Throws CLI::ValidationError for anything else (run_command.cpp).
+void override_nonconvex(const std::string& text, NonconvexFormulation* formulation);
 
 }  // namespace pivot::cli

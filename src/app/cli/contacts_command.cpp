@@ -9,10 +9,9 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "table.hpp"
 #include "pivot/contact.hpp"
-#include "pivot/error.hpp"
 #include "pivot/scene.hpp"
+#include "table.hpp"
 
 namespace pivot::cli {
 
@@ -49,13 +48,8 @@ int run_contacts(const ContactsOptions& options) {
   const Scene& scene = loaded.scene;
   CollisionSettings settings;
   settings.margin_m = options.margin_m >= 0.0 ? options.margin_m : contact_margin_m(scene);
-  settings.nonconvex = scene.settings.nonconvex == NonconvexFormulation::Off
-                           ? NonconvexMode::Off
-                           : NonconvexMode::Groups;
-  if (!options.nonconvex.empty() && !parse_nonconvex_mode(options.nonconvex, &settings.nonconvex)) {
-    throw InputError(options.file, 0, 0,
-                     "--nonconvex must be off or groups, got '" + options.nonconvex + "'");
-  }
+  settings.nonconvex = scene.settings.nonconvex;
+  override_nonconvex(options.nonconvex, &settings.nonconvex);
   const CollisionResult result = collide(scene.bodies, scene.initial_states, settings);
   auto name = [&](int body) { return scene.bodies[static_cast<std::size_t>(body)].name; };
 
@@ -135,7 +129,7 @@ void add_contacts_command(CLI::App& app, int* exit_code) {
                   "Report feature pairs with gap up to this [m] (default: the scene's margin)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--nonconvex", options->nonconvex,
-                  "off: plain convex contacts; groups: Egan's nonconvex groups "
+                  "max | sum | off: max and sum report the same groups, off none "
                   "(default: from the scene)");
   cmd->add_flag("--json", options->json, "Print one JSON object instead of tables");
   cmd->callback([options, exit_code]() { *exit_code = run_contacts(*options); });

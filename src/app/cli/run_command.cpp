@@ -67,11 +67,7 @@ void apply_overrides(const RunOptions& o, Scene* scene) {
     throw CLI::ValidationError("--method",
                                "expected standard, structural or reduced, got '" + o.method + "'");
   }
-  if (!o.nonconvex.empty() &&
-      !parse_nonconvex_formulation(o.nonconvex, &scene->settings.nonconvex)) {
-    throw CLI::ValidationError("--nonconvex",
-                               "expected max, sum or off, got '" + o.nonconvex + "'");
-  }
+  override_nonconvex(o.nonconvex, &scene->settings.nonconvex);
 }
 
 void draw_progress(double fraction, bool done) {
@@ -252,6 +248,12 @@ int replay(const std::string& path, bool json) {
 }
 
 }  // namespace
+
+void override_nonconvex(const std::string& text, NonconvexFormulation* formulation) {
+  if (!text.empty() && !parse_nonconvex_formulation(text, formulation)) {
+    throw CLI::ValidationError("--nonconvex", "expected max, sum or off, got '" + text + "'");
+  }
+}
 
 void add_run_commands(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<RunOptions>();
