@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "pivot/body.hpp"
-#include "pivot/scene.hpp"
 
 namespace pivot {
 
@@ -70,6 +69,19 @@ struct ContactGroup {
   Feature feature_b;
   std::vector<ContactSide> sides;
 };
+
+// How a contact where a vertex meets a convex edge or corner (a nonconvex group) enters
+// the LCP, after Egan, Berard and Trinkle. Collision (CollisionSettings below)
+// reports groups for Max and Sum and none for Off.
+enum class NonconvexFormulation {
+  Max,  // Sec. IV: the free space is exactly the union of the sides' half-spaces
+  Sum,  // Sec. V: fewer LCP rows, but admits a small triangle at each corner
+  Off,  // every side is a separate half-space (collision reports no groups): the sides
+        // act as if they extended forever (their Fig. 1 artifact)
+};
+const char* to_string(NonconvexFormulation formulation);
+// Parses "max" | "sum" | "off"; returns false on anything else and leaves *formulation.
+bool parse_nonconvex_formulation(const std::string& text, NonconvexFormulation* formulation);
 
 struct CollisionSettings {
   // Potential contacts: every feature pair of bodies a and b with gap

@@ -9,8 +9,8 @@
 
 #include <vector>
 
+#include "pivot/contact.hpp"
 #include "pivot/lcp.hpp"
-#include "pivot/scene.hpp"
 
 namespace pivot {
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pivot/body.hpp"
+#include "pivot/contact.hpp"
 #include "pivot/lcp.hpp"
 #include "pivot/math.hpp"
 
@@ -18,19 +19,6 @@ struct Material {
   std::string name;
   double friction = 0.5;  // Coulomb coefficient mu [-], >= 0
 };
-
-// How a contact where a vertex meets a convex edge or corner (a nonconvex group) enters
-// the LCP, after Egan, Berard and Trinkle. Collision (CollisionSettings in contact.hpp)
-// reports groups for Max and Sum and none for Off.
-enum class NonconvexFormulation {
-  Max,  // Sec. IV: the free space is exactly the union of the sides' half-spaces
-  Sum,  // Sec. V: fewer LCP rows, but admits a small triangle at each corner
-  Off,  // every side is a separate half-space (collision reports no groups): the sides
-        // act as if they extended forever (their Fig. 1 artifact)
-};
-const char* to_string(NonconvexFormulation formulation);
-// Parses "max" | "sum" | "off"; returns false on anything else and leaves *formulation.
-bool parse_nonconvex_formulation(const std::string& text, NonconvexFormulation* formulation);
 
 struct SceneSettings {
   // Uniform acceleration of every dynamic body, world frame [m/s^2].

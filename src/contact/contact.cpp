@@ -27,4 +27,27 @@ std::string describe(const Feature& feature) {
   return out;
 }
 
+const char* to_string(NonconvexFormulation formulation) {
+  switch (formulation) {
+    case NonconvexFormulation::Max:
+      return "max";
+    case NonconvexFormulation::Sum:
+      return "sum";
+    case NonconvexFormulation::Off:
+      return "off";
+  }
+  return "unknown";
+}
+
+bool parse_nonconvex_formulation(const std::string& text, NonconvexFormulation* formulation) {
+  for (NonconvexFormulation f :
+       {NonconvexFormulation::Max, NonconvexFormulation::Sum, NonconvexFormulation::Off}) {
+    if (text == to_string(f)) {
+      *formulation = f;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace pivot
