@@ -34,6 +34,14 @@ struct LemkeOptions {
   double relative_tolerance = 1e-12;
 };
 
+// A complementary basis: z_basic[k] says whether z_k is basic, else w_k is. A fast
+// method's answer carries the basis it ended on; handed back as a warm start for the
+// next, similar problem (the next step's, rows matched by contact), the method solves that
+// basis first and takes its answer when it is as feasible as the end of a path.
+struct LcpBasis {
+  std::vector<char> z_basic;  // empty: no basis (a cold start, or the standard method's)
+};
+
 // Result of one solve. Sizes: z and w have the LCP's size (for a contact problem
 // n(2+d), ordered theta, phi, lambda and nu, sigma, gamma).
 struct LcpResult {
@@ -42,6 +50,8 @@ struct LcpResult {
   VecX w;
   int pivots = 0;
   double solve_time_us = 0.0;  // wall time of the solve [microseconds]
+  LcpBasis basis;              // the fast methods' final basis when Solved
+  bool warm = false;           // the answer is the warm start's basis, without a pivot
 };
 
 // The acceptance rule of shared/formats/problem-files.md: with s = max(1, |q|_inf),
@@ -96,9 +106,11 @@ struct ContactProblem {
 };
 
 // Solves the contact LCP. Standard forms the dense matrix of (8); Structural and Reduced
-// never form it (Lloyd Sec. 5.1-5.3).
+// never form it (Lloyd Sec. 5.1-5.3). Structural and Reduced try `warm` first when it has
+// the LCP's size (an answer only if it passes the same acceptance check, else Lemke's
+// path from Step 0 as without it); the standard method ignores it.
 LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
-                        const LemkeOptions& options = {});
+                        const LemkeOptions& options = {}, const LcpBasis& warm = {});
 
 // The dense LCP (M, q) of eq. (8), for the standard method and for checking.
 struct DenseLcp {

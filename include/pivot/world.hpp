@@ -35,6 +35,7 @@ struct StepStats {
   int groups = 0;
   int islands = 0;        // islands with at least one contact (those that need an LCP)
   int pivots = 0;         // summed over islands
+  int warm_starts = 0;    // islands whose previous step's basis was the answer (no pivot)
   int fallbacks = 0;      // solves repeated with the standard method
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
@@ -56,6 +57,9 @@ struct WorldOptions {
   // `pivot lcp solve FILE`). Empty: the current directory.
   std::string failure_dir;
   LemkeOptions lemke;
+  // Hand each island's fast solve the previous step's basis, matched by contact features
+  // (solve_contact's warm start). Off: every solve starts at Lemke's Step 0.
+  bool warm_start = true;
 };
 
 // A solve that no method could finish. what() names the step, the island and the file.
@@ -116,7 +120,7 @@ class World {
   void integrate_poses();
   // Parts of step_island.
   void gather_island_contacts(int island_index);
-  LcpResult solve_with_fallback(const ContactProblem& problem);
+  LcpResult solve_with_fallback(const ContactProblem& problem, const LcpBasis& warm);
   void report_failure(const ContactProblem& problem, int island_index, LcpStatus status);
 
   Scene scene_;

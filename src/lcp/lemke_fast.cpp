@@ -86,6 +86,10 @@ constexpr double kMaxCover = 1e3;
 // still count every m' that the values resolve.
 constexpr double kDeterminate = 1e3;
 
+// Flips of the warm start's basis before Lemke's path is taken from Step 0 instead
+// (warm_answer).
+constexpr int kWarmRepairs = 4;
+
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
 
@@ -152,7 +156,7 @@ class FastLemke {
     if (reduced_) path_.reserve(static_cast<size_t>(64) * dim);
   }
 
-  FastLemkeResult run(const ContactProblem& problem, Clock::time_point start);
+  FastLemkeResult run(const ContactProblem& problem, const LcpBasis& warm, Clock::time_point start);
 
  private:
   // Outcome of adding a contact's friction rows in the reduced method.
@@ -178,6 +182,7 @@ class FastLemke {
                            double z0mag) const;
   void store_basic_values(const Rhs& in, VecX* out, VecX* magnitude);
   void start_basis();
+  bool warm_answer(const ContactProblem& problem, const LcpBasis& warm, LcpResult* result);
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(int* pivots);
   void bound_row(int k);
@@ -244,6 +249,7 @@ class FastLemke {
   Rhs drive_;                    // the driving variable's column of this pivot
   std::vector<int> candidates_, keep_;
   std::vector<double> entries_;
+  std::vector<char> warm_basic_;  // the warm start's basis as it is repaired
   FastLemkeStats stats_;
 };
 
@@ -779,6 +785,57 @@ void FastLemke::finish(LcpResult* result) {
   }
 }
 
+// Warm start: the given complementary basis solved, Lloyd (31) as for a path's final
+// basis. A resting stack keeps its basis from step to step, so this is the whole solve;
+// re-finding it from Step 0 took 31 pivots a step on the ten-block tower, and among the
+// exactly tied corners of a face the path could take another one than the step before,
+// through rows whose m' and values are the data's noise (docs/robustness.md). The answer
+// is taken when every z and w is at or above -slack (as feasible as the end of a path) and
+// it passes the acceptance rule. Short of that, the most negative entry's pair is flipped
+// (a basic z below zero leaves, a w below zero brings its z in: a principal pivot, Murty's
+// method with the most negative entry) and the basis solved again, up to kWarmRepairs
+// times: a basic value of a face's fourth, unloaded contact drifts below -slack over
+// minutes at rest, and one flip restores a feasible basis. Else the solver is left as it
+// was, for Step 0.
+bool FastLemke::warm_answer(const ContactProblem& problem, const LcpBasis& warm,
+                            LcpResult* result) {
+  if (static_cast<int>(warm.z_basic.size()) != size_) return false;
+  const std::vector<char> cold_active = active_;
+  warm_basic_ = warm.z_basic;
+  const Rhs q_rhs{Rhs::Q, -1, 1.0};
+  double qinf = 0.0;
+  for (int k = 0; k < n_ + n_ * d_; ++k) qinf = std::max(qinf, std::abs(input_row(q_rhs, k)));
+  const double slack = kLeavingSlack * std::max(1.0, qinf);
+  for (int repair = 0; repair <= kWarmRepairs; ++repair) {
+    for (int k = 0; k < size_; ++k) {
+      if (warm_basic_[k]) active_[contact_of(k)] = 1;  // Reduced: its friction rows take part
+    }
+    start_basis();
+    for (int k = 0; k < size_; ++k) {
+      if (warm_basic_[k]) state_[k] = Pair::ZBasic;
+    }
+    const auto t0 = Clock::now();
+    const bool ok = build_basis();
+    stats_.factor_time_us += elapsed_us(t0);
+    if (!ok) break;
+    solve(q_rhs);
+    finish(result);
+    int worst = 0;
+    for (int k = 1; k < size_; ++k) {
+      if (std::min(result->z[k], result->w[k]) < std::min(result->z[worst], result->w[worst]))
+        worst = k;
+    }
+    if (std::min(result->z[worst], result->w[worst]) >= -slack &&
+        check_contact_solution(problem, result->z).accepted) {
+      stats_.warm_repairs = repair;
+      return true;
+    }
+    warm_basic_[worst] = !warm_basic_[worst];
+  }
+  active_ = cold_active;
+  return false;
+}
+
 // The basis of Step 0 with the active contacts' rows (all of them for Structural).
 void FastLemke::start_basis() {
   state_.assign(size_, Pair::Inactive);
@@ -944,9 +1001,18 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   }
 }
 
-FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point start) {
+FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& warm,
+                               Clock::time_point start) {
   FastLemkeResult out;
   LcpResult& result = out.lcp;
+  if (warm_answer(problem, warm, &result)) {
+    result.status = LcpStatus::Solved;
+    result.warm = true;
+    result.basis.z_basic = warm_basic_;  // as repaired
+    result.solve_time_us = elapsed_us(start);
+    out.stats = stats_;
+    return out;
+  }
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   std::optional<LcpStatus> status;
   // Reduced: each restart adds at least one contact to the starting set, so there are at
@@ -986,6 +1052,10 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
   if (result.status == LcpStatus::Solved && !check_contact_solution(problem, result.z).accepted) {
     result.status = LcpStatus::NumericalFailure;
   }
+  if (result.status == LcpStatus::Solved) {
+    result.basis.z_basic.resize(size_);
+    for (int k = 0; k < size_; ++k) result.basis.z_basic[k] = state_[k] == Pair::ZBasic;
+  }
   out.stats = stats_;
   return out;
 }
@@ -993,7 +1063,7 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, Clock::time_point 
 }  // namespace
 
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
-                                 const LemkeOptions& options) {
+                                 const LemkeOptions& options, const LcpBasis& warm) {
   if (method != LcpMethod::Structural && method != LcpMethod::Reduced) {
     throw std::invalid_argument(
         std::string("solve_lemke_fast: method must be structural or reduced, got ") +
@@ -1001,7 +1071,7 @@ FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method
   }
   const auto start = Clock::now();
   FastLemke solver(problem, method == LcpMethod::Reduced, options);
-  return solver.run(problem, start);
+  return solver.run(problem, warm, start);
 }
 
 }  // namespace pivot

@@ -17,6 +17,7 @@ struct FastLemkeStats {
   int restarts = 0;                     // Reduced: restarts with more contacts active from Step 0
   int tie_breaks = 0;                   // ratio-test ties resolved lexicographically
   int inverse_columns = 0;              // columns of B^-1 computed for those ties
+  int warm_repairs = 0;                 // flips that made the warm start's basis an answer
   double factor_time_us = 0.0;          // part of the solve spent forming and factoring (31) [us]
 };
 
@@ -27,7 +28,8 @@ struct FastLemkeResult {
 
 // method must be Structural or Reduced (throws std::invalid_argument otherwise, and for a
 // malformed problem). A result that fails check_contact_solution is NumericalFailure.
+// warm: see solve_contact.
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
-                                 const LemkeOptions& options = {});
+                                 const LemkeOptions& options = {}, const LcpBasis& warm = {});
 
 }  // namespace pivot

@@ -8,8 +8,8 @@
 namespace pivot {
 
 LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
-                        const LemkeOptions& options) {
-  if (method != LcpMethod::Standard) return solve_lemke_fast(problem, method, options).lcp;
+                        const LemkeOptions& options, const LcpBasis& warm) {
+  if (method != LcpMethod::Standard) return solve_lemke_fast(problem, method, options, warm).lcp;
   // The fast methods' time includes their setup (normalize_contacts), so the standard
   // method's includes forming M.
   const auto start = std::chrono::steady_clock::now();

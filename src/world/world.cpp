@@ -3,9 +3,11 @@
 // stage timed into StepStats.
 #include "pivot/world.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "contact/islands.hpp"
 #include "dynamics/penetration_recovery.hpp"
@@ -65,6 +67,75 @@ LcpResult solve_with_groups(const ContactProblem& planes, const NonconvexGroups&
   return result;
 }
 
+// A contact as the next step will see it again: its bodies and the features that touch.
+struct ContactKey {
+  int body_a, body_b;
+  Feature a, b;
+  auto tied() const {
+    return std::tie(body_a, body_b, a.type, a.index, a.piece, b.type, b.index, b.piece);
+  }
+  bool operator<(const ContactKey& o) const { return tied() < o.tied(); }
+};
+
+ContactKey key_of(const Contact& c) { return {c.body_a, c.body_b, c.feature_a, c.feature_b}; }
+
+// The basic z of each solved contact, (theta, phi_1..d, lambda), by contact: one step's
+// record and the previous one's, to carry a basis across steps (warm start). Vectors
+// cleared and refilled, so a step allocates nothing once warm.
+class ContactBases {
+ public:
+  void begin_step() {
+    previous_.swap(next_);
+    previous_flags_.swap(next_flags_);
+    std::sort(previous_.begin(), previous_.end());
+    next_.clear();
+    next_flags_.clear();
+  }
+  void clear() {
+    previous_.clear();
+    next_.clear();
+    previous_flags_.clear();
+    next_flags_.clear();
+  }
+  // The previous step's basis for `contacts` with d friction directions, or an empty one
+  // when none of them was solved last step with this d.
+  void warm_basis(const std::vector<const Contact*>& contacts, int d, LcpBasis* out) const {
+    const int n = static_cast<int>(contacts.size());
+    out->z_basic.assign(static_cast<size_t>(n) * (2 + d), 0);
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+      const Entry probe{key_of(*contacts[i]), 0, 0};
+      const auto it = std::lower_bound(previous_.begin(), previous_.end(), probe);
+      if (it == previous_.end() || probe < *it || it->d != d) continue;
+      const char* f = &previous_flags_[it->first];
+      out->z_basic[i] = f[0];
+      for (int j = 0; j < d; ++j) out->z_basic[n + i * d + j] = f[1 + j];
+      out->z_basic[n + n * d + i] = f[1 + d];
+      any = true;
+    }
+    if (!any) out->z_basic.clear();
+  }
+  void record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis) {
+    const int n = static_cast<int>(contacts.size());
+    for (int i = 0; i < n; ++i) {
+      next_.push_back({key_of(*contacts[i]), static_cast<int>(next_flags_.size()), d});
+      next_flags_.push_back(basis.z_basic[i]);
+      for (int j = 0; j < d; ++j) next_flags_.push_back(basis.z_basic[n + i * d + j]);
+      next_flags_.push_back(basis.z_basic[n + n * d + i]);
+    }
+  }
+
+ private:
+  struct Entry {
+    ContactKey key;
+    int first;  // index of its flags
+    int d;
+    bool operator<(const Entry& o) const { return key < o.key; }
+  };
+  std::vector<Entry> previous_, next_;
+  std::vector<char> previous_flags_, next_flags_;
+};
+
 }  // namespace
 
 struct World::Pipeline {
@@ -87,6 +158,8 @@ struct World::Pipeline {
   std::vector<Contact> sides;  // the island's group sides as plane contacts
   NonconvexGroups groups;      // indices of sides in input.contacts
   std::vector<double> gaps_m;  // per contact row of the island
+  ContactBases bases;          // the solved contacts' bases, this step's and the last
+  LcpBasis warm;               // the island's warm start
 };
 
 World::World(Scene scene, WorldOptions options)
@@ -111,6 +184,7 @@ void World::reset() {
   stats_ = StepStats{};
   applied_wrenches_.assign(scene_.bodies.size(), Vec6::Zero());
   pipeline_->collision = nullptr;
+  pipeline_->bases.clear();
 }
 
 void World::set_applied_wrench(int body, const Vec6& wrench) {
@@ -129,6 +203,7 @@ void World::set_state(const WorldState& state) {
   }
   state_ = state;
   pipeline_->collision = nullptr;
+  pipeline_->bases.clear();
 }
 
 const CollisionResult& World::collision() const {
@@ -155,6 +230,7 @@ const StepStats& World::step() {
   stats_ = StepStats{};
   impulses_.clear();
   gather_wrenches();
+  pipeline_->bases.begin_step();
   detect_contacts();
   for (int k = 0; k < static_cast<int>(pipeline_->island_list->size()); ++k) step_island(k);
   integrate_poses();
@@ -221,10 +297,20 @@ void World::step_island(int island_index) {
   bool solved = false;
   if (problem.num_contacts() > 0) {
     ++stats_.islands;
-    const LcpResult result = solve_with_fallback(problem);
+    // Warm start by contact features; a grouped island's max search picks its own bases.
+    const bool warm = options_.warm_start && p.groups.empty();
+    if (warm) {
+      p.bases.warm_basis(in.contacts, problem.d, &p.warm);
+    } else {
+      p.warm.z_basic.clear();
+    }
+    const LcpResult result = solve_with_fallback(problem, p.warm);
     solved = result.status == LcpStatus::Solved;
+    stats_.warm_starts += result.warm;
     if (solved) {
       z = result.z;
+      if (warm && !result.basis.z_basic.empty())
+        p.bases.record(in.contacts, problem.d, result.basis);
     } else {
       report_failure(problem, island_index, result.status);
     }
@@ -260,7 +346,7 @@ void World::step_island(int island_index) {
   ++stats_.recoveries;
   const ContactProblem pseudo = recovery_problem(problem, v, in.recovery_depth_m, h,
                                                  scene_.settings.penetration_recovery_speed_mps);
-  const LcpResult push = solve_with_fallback(pseudo);
+  const LcpResult push = solve_with_fallback(pseudo, LcpBasis{});
   if (push.status == LcpStatus::Solved) {
     const VecX u = contact_velocity(pseudo, push.z) - v;
     for (size_t k = 0; k < island.bodies.size(); ++k) {
@@ -319,14 +405,14 @@ void World::gather_island_contacts(int island_index) {
 
 // (contact LCP) => impulses by the scene's method; a failed fast solve falls back to the
 // standard method. The summation formulation is always standard: nothing to fall back to.
-LcpResult World::solve_with_fallback(const ContactProblem& problem) {
+LcpResult World::solve_with_fallback(const ContactProblem& problem, const LcpBasis& warm) {
   const Pipeline& p = *pipeline_;
   const SceneSettings& settings = scene_.settings;
   const bool grouped = !p.groups.empty();
   const auto solve = [&](LcpMethod method) {
     return grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, method,
                                        settings.time_step_s, options_.lemke)
-                   : solve_contact(problem, method, options_.lemke);
+                   : solve_contact(problem, method, options_.lemke, warm);
   };
   LcpResult result = solve(settings.solver);
   stats_.pivots += result.pivots;

@@ -71,6 +71,18 @@ TEST(RunCommand, JsonSummaryReportsTheRun) {
   EXPECT_EQ(j["contacts_per_step"]["max"], 20);
   EXPECT_LT(j["max_penetration_m"].get<double>(), 1e-6);
   EXPECT_FALSE(j["interrupted"].get<bool>());
+  // One island a step; at rest, every step after the first takes the previous basis.
+  EXPECT_EQ(j["island_solves"], 50);
+  EXPECT_EQ(j["warm_starts"], 49);
+}
+
+TEST(RunCommand, ColdStartSolvesEveryStepFromStepZero) {
+  const test::ProgramRun run = run_pivot("run " + kStack + " --duration 0.5 --json --cold-start");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json j = nlohmann::json::parse(run.output);
+  EXPECT_EQ(j["island_solves"], 50);
+  EXPECT_EQ(j["warm_starts"], 0);
+  EXPECT_GT(j["pivots_per_step"]["mean"].get<double>(), 1.0);
 }
 
 // A pivot budget of one cannot solve the resting stack's first step, by any method: the

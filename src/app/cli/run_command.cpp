@@ -40,6 +40,7 @@ struct RunOptions {
   bool keep_going = false;
   std::string failure_dir;
   int max_pivots = 0;
+  bool cold_start = false;
 };
 
 struct RunSummary {
@@ -53,6 +54,8 @@ struct RunSummary {
   double max_penetration_m = 0.0;
   double energy_start_j = 0.0;
   double energy_end_j = 0.0;
+  std::int64_t island_solves = 0;
+  std::int64_t warm_starts = 0;
   int fallbacks = 0;
   int failures = 0;
   int recoveries = 0;
@@ -96,6 +99,8 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["pivots_per_step"] = {{"mean", s.pivots_sum / steps}, {"max", s.pivots_max}};
     j["max_penetration_m"] = s.max_penetration_m;
     j["energy_change_j"] = s.energy_end_j - s.energy_start_j;
+    j["island_solves"] = s.island_solves;
+    j["warm_starts"] = s.warm_starts;
     j["fallbacks"] = s.fallbacks;
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
@@ -123,6 +128,8 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   std::printf("max penetration  %.3g m\n", s.max_penetration_m);
   std::printf("energy change    %.6g J (%.6g -> %.6g)\n", s.energy_end_j - s.energy_start_j,
               s.energy_start_j, s.energy_end_j);
+  std::printf("warm starts      %lld of %lld island solves (the previous step's basis, no pivot)\n",
+              static_cast<long long>(s.warm_starts), static_cast<long long>(s.island_solves));
   std::printf("fallbacks        %d, failures %d\n", s.fallbacks, s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
   if (!o.record_path.empty()) std::printf("recording        %s\n", o.record_path.c_str());
@@ -145,6 +152,7 @@ int run_scene(const RunOptions& o) {
     }
   }
   world_options.lemke.max_pivots = o.max_pivots;
+  world_options.warm_start = !o.cold_start;
   World world(loaded.scene, world_options);
   if (o.mu) world.friction_override() = *o.mu;
 
@@ -175,6 +183,8 @@ int run_scene(const RunOptions& o) {
       s.pivots_sum += st.pivots;
       s.pivots_max = std::max(s.pivots_max, st.pivots);
       s.max_penetration_m = std::max(s.max_penetration_m, st.max_penetration_m);
+      s.island_solves += st.islands;
+      s.warm_starts += st.warm_starts;
       s.fallbacks += st.fallbacks;
       s.failures += st.failures;
       s.recoveries += st.recoveries;
@@ -279,6 +289,8 @@ void add_run_commands(CLI::App& app, int* exit_code) {
   run->add_option("--max-pivots", o->max_pivots,
                   "Give up a solve after K pivots (0: a default that grows with its size)")
       ->check(CLI::NonNegativeNumber);
+  run->add_flag("--cold-start", o->cold_start,
+                "Start every solve at Lemke's Step 0, not from the previous step's basis");
   run->callback([o, exit_code] { *exit_code = run_scene(*o); });
 
   auto replay_path = std::make_shared<std::string>();

@@ -1,0 +1,130 @@
+// The fast methods' warm start (solve_contact's `warm`): a basis handed back is solved and
+// taken when it is an answer, repaired by a few principal pivots when it nearly is, and
+// otherwise changes nothing: the path from Step 0 runs as without it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "pivot/lcp.hpp"
+#include "support/lloyd_problems.hpp"
+#include "support/shipped_problem.hpp"
+
+namespace pivot {
+namespace {
+
+constexpr LcpMethod kFast[] = {LcpMethod::Structural, LcpMethod::Reduced};
+
+// Lloyd's stacked blocks (his experiment c): four-contact faces, non-unique normal forces.
+ContactProblem stack() { return lloyd::block_stack(5, false, 7); }
+
+double max_abs_difference(const VecX& a, const VecX& b) {
+  return (a - b).lpNorm<Eigen::Infinity>();
+}
+
+TEST(WarmStart, AnAnswersOwnBasisIsTheAnswerWithoutAPivot) {
+  for (const ContactProblem& p : {stack(), lloyd::peg_in_hole(32, 3)}) {
+    for (LcpMethod m : kFast) {
+      const LcpResult cold = solve_contact(p, m);
+      ASSERT_EQ(cold.status, LcpStatus::Solved) << to_string(m);
+      ASSERT_EQ(cold.basis.z_basic.size(), static_cast<size_t>(p.lcp_size()));
+      EXPECT_FALSE(cold.warm);
+      const LcpResult warm = solve_contact(p, m, {}, cold.basis);
+      ASSERT_EQ(warm.status, LcpStatus::Solved) << to_string(m);
+      EXPECT_TRUE(warm.warm);
+      EXPECT_EQ(warm.pivots, 0);
+      EXPECT_EQ(warm.basis.z_basic, cold.basis.z_basic);
+      EXPECT_TRUE(check_contact_solution(p, warm.z).accepted);
+      // The same basis solved by the same reduced system, once at the end of the path and
+      // once from the start: the answers agree to round-off of z's size (impulses of
+      // order 1 N s here).
+      EXPECT_LT(max_abs_difference(warm.z, cold.z), 1e-12) << to_string(m);
+    }
+  }
+}
+
+TEST(WarmStart, TheNextStepsProblemTakesThePreviousBasis) {
+  // A resting stack one step on: the same contacts, the offsets b moved by gaps of 1e-13 m
+  // over h = 0.01 s, as round-off moves them. The previous basis stays an answer.
+  const ContactProblem p = stack();
+  ContactProblem next = p;
+  for (size_t i = 0; i < next.b.size(); ++i) next.b[i] += (i % 2 ? 1e-11 : -1e-11);
+  for (LcpMethod m : kFast) {
+    const LcpResult cold = solve_contact(p, m);
+    ASSERT_EQ(cold.status, LcpStatus::Solved);
+    const LcpResult warm = solve_contact(next, m, {}, cold.basis);
+    ASSERT_EQ(warm.status, LcpStatus::Solved) << to_string(m);
+    EXPECT_TRUE(warm.warm) << to_string(m);
+    EXPECT_EQ(warm.pivots, 0);
+    EXPECT_TRUE(check_contact_solution(next, warm.z).accepted);
+  }
+}
+
+TEST(WarmStart, ABasisThatIsNoAnswerLeavesTheColdSolveAsItWas) {
+  // Lifted by 1 m/s, every contact separates: the loaded basis of the resting stack has
+  // negative forces beyond what a few flips repair, and the answer is z = 0 from Step 0,
+  // bit for bit the cold solve's. Likewise a basis of the wrong size, and one with every
+  // z basic (singular: four normals of rank three on each face).
+  const ContactProblem p = stack();
+  ContactProblem lifted = p;
+  for (double& b : lifted.b) b += 1.0;
+  for (LcpMethod m : kFast) {
+    const LcpBasis loaded = solve_contact(p, m).basis;
+    LcpBasis wrong_size = loaded;
+    wrong_size.z_basic.push_back(1);
+    LcpBasis all_z;
+    all_z.z_basic.assign(p.lcp_size(), 1);
+    const std::pair<const ContactProblem*, const LcpBasis*> cases[] = {
+        {&lifted, &loaded}, {&p, &wrong_size}, {&p, &all_z}};
+    for (const auto& [problem, basis] : cases) {
+      const LcpResult cold = solve_contact(*problem, m);
+      const LcpResult warm = solve_contact(*problem, m, {}, *basis);
+      ASSERT_EQ(warm.status, LcpStatus::Solved) << to_string(m);
+      EXPECT_FALSE(warm.warm);
+      EXPECT_EQ(warm.pivots, cold.pivots);
+      EXPECT_EQ(max_abs_difference(warm.z, cold.z), 0.0) << to_string(m);
+    }
+  }
+}
+
+TEST(WarmStart, ALoadedContactLeftOutOfTheBasisIsBroughtBack) {
+  // The least loaded contact's normal force taken out of the resting stack's basis: the
+  // block turns about the other two corners of its face and sinks there (w < 0 on its
+  // row), and the flip that brings it back restores the answer, without a pivot of
+  // Lemke's path. (The most loaded one moves the load of the whole face and its friction
+  // with it: more than a few flips, and the path from Step 0 answers.)
+  const ContactProblem p = stack();
+  for (LcpMethod m : kFast) {
+    const LcpResult cold = solve_contact(p, m);
+    ASSERT_EQ(cold.status, LcpStatus::Solved);
+    int k = -1;
+    for (int i = 0; i < p.num_contacts(); ++i) {
+      if (cold.z[i] > 1e-3 && (k < 0 || cold.z[i] < cold.z[k])) k = i;
+    }
+    ASSERT_GE(k, 0);
+    ASSERT_TRUE(cold.basis.z_basic[k]);
+    LcpBasis dropped = cold.basis;
+    dropped.z_basic[k] = 0;
+    const LcpResult warm = solve_contact(p, m, {}, dropped);
+    ASSERT_EQ(warm.status, LcpStatus::Solved) << to_string(m);
+    EXPECT_TRUE(warm.warm) << to_string(m);
+    EXPECT_EQ(warm.pivots, 0);
+    EXPECT_EQ(warm.basis.z_basic, cold.basis.z_basic);
+    EXPECT_LT(max_abs_difference(warm.z, cold.z), 1e-12) << to_string(m);
+  }
+}
+
+TEST(WarmStart, TheStandardMethodIgnoresIt) {
+  const ContactProblem p = stack();
+  const LcpResult fast = solve_contact(p, LcpMethod::Reduced);
+  const LcpResult cold = solve_contact(p, LcpMethod::Standard);
+  const LcpResult warm = solve_contact(p, LcpMethod::Standard, {}, fast.basis);
+  EXPECT_FALSE(warm.warm);
+  EXPECT_TRUE(warm.basis.z_basic.empty());
+  EXPECT_EQ(warm.pivots, cold.pivots);
+  EXPECT_EQ(max_abs_difference(warm.z, cold.z), 0.0);
+}
+
+}  // namespace
+}  // namespace pivot
