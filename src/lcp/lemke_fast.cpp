@@ -143,6 +143,7 @@ class FastLemke {
     bx_.reserve(n_);
     negative_.reserve(size_);
     blocking_.reserve(size_);
+    indeterminate_.reserve(size_);
     bounded_.assign(size_, 0);
     row_l1_ = VecX::Zero(size_);
     for (int k = 0; k < n_ + n_ * d_; ++k) {
