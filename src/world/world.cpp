@@ -3,11 +3,9 @@
 // stage timed into StepStats.
 #include "pivot/world.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
-#include <tuple>
 
 #include "contact/islands.hpp"
 #include "dynamics/penetration_recovery.hpp"
@@ -16,6 +14,7 @@
 #include "pivot/geometry.hpp"
 #include "pivot/nonconvex.hpp"
 #include "pivot/problem_file.hpp"
+#include "world/contact_bases.hpp"
 
 namespace pivot {
 
@@ -66,75 +65,6 @@ LcpResult solve_with_groups(const ContactProblem& planes, const NonconvexGroups&
   if (result.status == LcpStatus::Solved) result.z = plane_solution(lcp, result.z);
   return result;
 }
-
-// A contact as the next step will see it again: its bodies and the features that touch.
-struct ContactKey {
-  int body_a, body_b;
-  Feature a, b;
-  auto tied() const {
-    return std::tie(body_a, body_b, a.type, a.index, a.piece, b.type, b.index, b.piece);
-  }
-  bool operator<(const ContactKey& o) const { return tied() < o.tied(); }
-};
-
-ContactKey key_of(const Contact& c) { return {c.body_a, c.body_b, c.feature_a, c.feature_b}; }
-
-// The basic z of each solved contact, (theta, phi_1..d, lambda), by contact: one step's
-// record and the previous one's, to carry a basis across steps (warm start). Vectors
-// cleared and refilled, so a step allocates nothing once warm.
-class ContactBases {
- public:
-  void begin_step() {
-    previous_.swap(next_);
-    previous_flags_.swap(next_flags_);
-    std::sort(previous_.begin(), previous_.end());
-    next_.clear();
-    next_flags_.clear();
-  }
-  void clear() {
-    previous_.clear();
-    next_.clear();
-    previous_flags_.clear();
-    next_flags_.clear();
-  }
-  // The previous step's basis for `contacts` with d friction directions, or an empty one
-  // when none of them was solved last step with this d.
-  void warm_basis(const std::vector<const Contact*>& contacts, int d, LcpBasis* out) const {
-    const int n = static_cast<int>(contacts.size());
-    out->z_basic.assign(static_cast<size_t>(n) * (2 + d), 0);
-    bool any = false;
-    for (int i = 0; i < n; ++i) {
-      const Entry probe{key_of(*contacts[i]), 0, 0};
-      const auto it = std::lower_bound(previous_.begin(), previous_.end(), probe);
-      if (it == previous_.end() || probe < *it || it->d != d) continue;
-      const char* f = &previous_flags_[it->first];
-      out->z_basic[i] = f[0];
-      for (int j = 0; j < d; ++j) out->z_basic[n + i * d + j] = f[1 + j];
-      out->z_basic[n + n * d + i] = f[1 + d];
-      any = true;
-    }
-    if (!any) out->z_basic.clear();
-  }
-  void record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis) {
-    const int n = static_cast<int>(contacts.size());
-    for (int i = 0; i < n; ++i) {
-      next_.push_back({key_of(*contacts[i]), static_cast<int>(next_flags_.size()), d});
-      next_flags_.push_back(basis.z_basic[i]);
-      for (int j = 0; j < d; ++j) next_flags_.push_back(basis.z_basic[n + i * d + j]);
-      next_flags_.push_back(basis.z_basic[n + n * d + i]);
-    }
-  }
-
- private:
-  struct Entry {
-    ContactKey key;
-    int first;  // index of its flags
-    int d;
-    bool operator<(const Entry& o) const { return key < o.key; }
-  };
-  std::vector<Entry> previous_, next_;
-  std::vector<char> previous_flags_, next_flags_;
-};
 
 }  // namespace
 
