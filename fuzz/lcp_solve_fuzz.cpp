@@ -1,7 +1,7 @@
 // Fuzz target for the solvers (include/pivot/lcp.hpp, src/lcp/): a problem file that
-// reads and is small is solved under a pivot limit, by standard Lemke for `pivot-lcp` and
-// by all three methods for `pivot-contact`. Whatever the status, nothing may crash, and a
-// Solved answer must pass the acceptance check of shared/formats/problem-files.md.
+// reads and is small is solved under a pivot limit, by standard Lemke and the complete
+// search for `pivot-lcp` and by all three methods for `pivot-contact`. Whatever the status, nothing
+// may crash, and a Solved answer must pass the acceptance check of shared/formats/problem-files.md.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -19,13 +19,29 @@ constexpr int kMaxBodies = 4;
 constexpr int kMaxContacts = 8;
 constexpr int kMaxDirections = 8;
 constexpr int kMaxPivots = 500;  // Lemke needs a few times the size; more is a runaway
+// The complete search is exponential in the worst case: small problems, a small budget.
+constexpr long kMaxSearchSize = 10;
+constexpr int kMaxSearchNodes = 256;
 
 void solve_lcp(const pivot::LcpProblemFile& file, const pivot::LemkeOptions& options) {
   if (file.q.size() > kMaxLcpSize) return;
   const pivot::LcpResult r = pivot::solve_lemke(file.M, file.q, options);
-  if (r.status == pivot::LcpStatus::Solved &&
-      !pivot::check_lcp_solution(file.M, file.q, r.z).accepted) {
+  const bool lemke_solved = r.status == pivot::LcpStatus::Solved;
+  if (lemke_solved && !pivot::check_lcp_solution(file.M, file.q, r.z).accepted) {
     pivot::fuzz::fail("standard Lemke says Solved but the answer fails the acceptance check");
+  }
+  if (file.q.size() > kMaxSearchSize) return;
+  // The complete search must agree: a solution it returns is accepted, and it never proves
+  // that a problem Lemke solved has none.
+  pivot::CompleteSearchOptions search;
+  search.max_nodes = kMaxSearchNodes;
+  const pivot::LcpResult c = pivot::solve_lcp_complete(file.M, file.q, search);
+  if (c.status == pivot::LcpStatus::Solved &&
+      !pivot::check_lcp_solution(file.M, file.q, c.z).accepted) {
+    pivot::fuzz::fail("the complete search says Solved but the answer fails the acceptance check");
+  }
+  if (c.status == pivot::LcpStatus::NoSolution && lemke_solved) {
+    pivot::fuzz::fail("the complete search proves no solution where Lemke found one");
   }
 }
 

@@ -3,6 +3,7 @@
 // Lloyd (2005) eq. (8), solved by the standard, structural or reduced fast Lemke method.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ enum class LcpStatus {
   SecondaryRay,      // Lemke ray termination: no solution, or none Lemke can reach
   PivotLimit,        // gave up after LemkeOptions::max_pivots
   NumericalFailure,  // a singular basis or a result that fails the acceptance check
+  NoSolution,        // proven: the complete search closed every branch (solve_lcp_complete)
 };
 const char* to_string(LcpStatus status);
 
@@ -67,6 +69,36 @@ struct LcpCheck {
 
 // Standard Lemke with covering vector of ones and lexicographic ratio test.
 LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options = {});
+
+// ---- complete search (small general LCPs) -------------------------------------------
+
+// Lemke's secondary ray proves that no solution exists only when M is copositive-plus
+// (Cottle-Pang-Stone Thm 4.4.13). For other small LCPs (the max formulation's matrices,
+// bimatrix games) the programs go on with a complete search up to this size.
+constexpr int kCompleteSearchMaxSize = 30;
+
+struct CompleteSearchOptions {
+  int max_nodes = 20000;  // branches examined before giving up with PivotLimit
+};
+
+struct CompleteSearchStats {
+  int nodes = 0;             // branches whose feasibility LP was solved
+  int infeasible_nodes = 0;  // branches closed by a Farkas certificate
+  int undecided_nodes = 0;   // branches neither solved nor closed (round-off)
+  // No solution has |z|_1 + |w|_1 below this: the smallest radius of the certificates that
+  // closed branches (infinite when every one is exact). Meaningful with NoSolution.
+  double certified_radius = std::numeric_limits<double>::infinity();
+};
+
+// Branch and bound on the disjunctions z_i = 0 or w_i = 0, each branch decided by a
+// phase-one LP. Solved: z passes the acceptance rule. NoSolution: every branch closed by a
+// Farkas certificate of radius >= 1e8 max(1, |q|_inf) (stats->certified_radius).
+// NumericalFailure: some branch could be neither solved nor closed. PivotLimit: the node
+// budget ran out. pivots counts the LPs' simplex pivots. Exponential in the worst case;
+// meant for n <= kCompleteSearchMaxSize.
+LcpResult solve_lcp_complete(const MatX& M, const VecX& q,
+                             const CompleteSearchOptions& options = {},
+                             CompleteSearchStats* stats = nullptr);
 
 // Checks z against the LCP (M, q); w is recomputed as M z + q.
 LcpCheck check_lcp_solution(const MatX& M, const VecX& q, const VecX& z);

@@ -9,6 +9,8 @@ const char* to_string(LcpStatus status) {
     case LcpStatus::SecondaryRay: return "secondary_ray";
     case LcpStatus::PivotLimit: return "pivot_limit";
     case LcpStatus::NumericalFailure: return "numerical_failure";
+    case LcpStatus::NoSolution:
+      return "no_solution";
   }
   return "unknown";
 }

@@ -166,8 +166,9 @@ TEST(LcpCommand, MissingFileIsAnError) {
   EXPECT_EQ(run.err, "pivot: error: " + path + ": cannot open: No such file or directory\n");
 }
 
-TEST(LcpCommand, UnsolvableLcpExitsOneWithItsStatus) {
-  // Siconos' Pang_isolated_sol_perturbed: no solution exists, Lemke ends on a ray.
+TEST(LcpCommand, UnsolvableLcpIsProvenSoAndExitsOne) {
+  // Siconos' Pang_isolated_sol_perturbed: no solution exists; Lemke ends on a ray, which
+  // proves nothing for this M, and the complete search closes the one branch it needs.
   const std::string path =
       write_temp("lcp_command_no_solution.lcp",
                  "pivot-lcp 1\nn 3\nM 0 -1 -1  1 0 0  -1 0 0\nq -0.0001 -1 1\n");
@@ -175,12 +176,40 @@ TEST(LcpCommand, UnsolvableLcpExitsOneWithItsStatus) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.err, "");
   const nlohmann::json j = parse_json(run);
-  EXPECT_EQ(j["status"], "secondary_ray");
+  EXPECT_EQ(j["status"], "no_solution");
+  EXPECT_EQ(j["answered_by"], "complete_search");
+  EXPECT_EQ(j["lemke_status"], "secondary_ray");
+  EXPECT_EQ(j["search"]["undecided_nodes"], 0);
+  EXPECT_EQ(j["search"]["infeasible_nodes"], j["search"]["nodes"]);
   EXPECT_EQ(j["accepted"], false);
   const ProgramRun text = run_pivot("lcp solve " + path);
   EXPECT_EQ(text.exit_code, 1);
-  EXPECT_NE(text.out.find("status           secondary_ray\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("status           no_solution\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("proof            every branch closed by a Farkas certificate: no "
+                          "solution with |z|_1 + |w|_1 < inf\n"),
+            std::string::npos)
+      << text.out;
   EXPECT_NE(text.out.find("accepted         no\n"), std::string::npos) << text.out;
+}
+
+TEST(LcpCommand, CompleteSearchAnswersWhereLemkeRayTerminates) {
+  // Egan's max-formulation example: not copositive-plus, a ray after one pivot, and the
+  // unique solution z_a (the file's solution block).
+  const std::string path = std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/complete/egan_max_a.lcp";
+  const ProgramRun run = run_pivot("lcp solve --json " + path);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  const nlohmann::json j = parse_json(run);
+  EXPECT_EQ(j["status"], "solved");
+  EXPECT_EQ(j["accepted"], true);
+  EXPECT_EQ(j["answered_by"], "complete_search");
+  EXPECT_EQ(j["lemke_status"], "secondary_ray");
+  EXPECT_EQ(j["lemke_pivots"], 1);
+  EXPECT_EQ(j["solution"]["z_matches"], true);
+  EXPECT_FALSE(j["search"].contains("certified_radius"));
+  // A problem Lemke solves is answered by Lemke.
+  const nlohmann::json lemke = parse_json(run_pivot("lcp solve --json " + kLcpFile));
+  EXPECT_EQ(lemke["answered_by"], "lemke");
+  EXPECT_FALSE(lemke.contains("search"));
 }
 
 TEST(LcpCommand, PivotLimitStopsTheSolve) {

@@ -5,6 +5,7 @@
 // count.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -185,6 +186,42 @@ TEST(SiconosLcp, BlockTwinsSolveLikeTheirDenseFiles) {
     EXPECT_EQ(b.status, a.status) << name;
     EXPECT_EQ(b.pivots, a.pivots) << name;
     EXPECT_EQ(b.z, a.z) << name;
+  }
+}
+
+// Where Lemke's ray proves nothing, the complete search answers: CPS_3's bimatrix game has
+// the three solutions of EXPECTED.md, Pang_isolated_sol_perturbed none, and every other file
+// a solution the search finds too.
+TEST(SiconosLcp, CompleteSearchFindsOneOfTheBimatrixGamesSolutions) {
+  const SiconosLcp lcp = read("lcp_CPS_3");
+  const LcpResult r = solve_lcp_complete(lcp.M, lcp.q);
+  ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(r.status);
+  EXPECT_TRUE(check_lcp_solution(lcp.M, lcp.q, r.z).accepted);
+  const VecX listed[] = {(VecX(4) << 0.1, 0, 0.1, 0).finished(),
+                         (VecX(4) << 0, 1.0 / 15, 0, 1.0 / 15).finished(),
+                         (VecX(4) << 1.0 / 90, 2.0 / 45, 1.0 / 90, 2.0 / 45).finished()};
+  double distance = 1.0;
+  for (const VecX& z : listed) distance = std::min(distance, (r.z - z).lpNorm<Eigen::Infinity>());
+  EXPECT_LE(distance, kSolutionTolerance) << "z = " << r.z.transpose();
+}
+
+TEST(SiconosLcp, CompleteSearchProvesThePerturbedPangProblemHasNoSolution) {
+  const SiconosLcp lcp = read("lcp_Pang_isolated_sol_perturbed");
+  CompleteSearchStats stats;
+  const LcpResult r = solve_lcp_complete(lcp.M, lcp.q, {}, &stats);
+  EXPECT_EQ(r.status, LcpStatus::NoSolution) << to_string(r.status);
+  EXPECT_EQ(stats.infeasible_nodes, stats.nodes);
+  EXPECT_EQ(stats.undecided_nodes, 0);
+  EXPECT_GE(stats.certified_radius, 1e8);
+}
+
+TEST(SiconosLcp, CompleteSearchSolvesEveryFileThatHasASolution) {
+  for (const ExpectedOutcome& e : expected_outcomes()) {
+    if (std::string(e.name) == "lcp_Pang_isolated_sol_perturbed") continue;
+    const SiconosLcp lcp = read(e.name);
+    const LcpResult r = solve_lcp_complete(lcp.M, lcp.q);
+    EXPECT_EQ(r.status, LcpStatus::Solved) << e.name << ": " << to_string(r.status);
+    EXPECT_TRUE(check_lcp_solution(lcp.M, lcp.q, r.z).accepted) << e.name;
   }
 }
 

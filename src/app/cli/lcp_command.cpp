@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ struct SolveReport {
   LcpResult result;
   LcpCheck check;
   bool checked = false;  // z has the problem's size, so check and residual mean something
+  // General LCPs: Lemke's own status, and the complete search's figures when Lemke ended
+  // without an answer on a problem of at most kCompleteSearchMaxSize (then it answered).
+  LcpStatus lemke_status = LcpStatus::Solved;
+  int lemke_pivots = 0;
+  std::optional<CompleteSearchStats> search;
   double median_us = 0.0;
   VecX velocity;  // contact problems: body velocities after the step, 6m
   // Against the file's solution block, when it has one.
@@ -113,8 +119,24 @@ SolveReport solve_lcp_file(const LcpProblemFile& file, const SolveOptions& optio
   report.size = static_cast<int>(file.q.size());
   LemkeOptions lemke;
   lemke.max_pivots = options.max_pivots;
-  report.result = timed_solves(
-      options.repeat, [&] { return solve_lemke(file.M, file.q, lemke); }, &report.median_us);
+  // Lemke's ray proves nothing unless M is copositive-plus: a small problem it leaves
+  // unanswered (a ray or a numerical failure; a pivot limit is the user's) goes on to the
+  // complete search, which finds a solution or proves there is none.
+  const auto solve = [&] {
+    LcpResult result = solve_lemke(file.M, file.q, lemke);
+    report.lemke_status = result.status;
+    report.lemke_pivots = result.pivots;
+    report.search.reset();
+    const bool unanswered =
+        result.status == LcpStatus::SecondaryRay || result.status == LcpStatus::NumericalFailure;
+    if (unanswered && report.size <= kCompleteSearchMaxSize) {
+      CompleteSearchStats stats;
+      result = solve_lcp_complete(file.M, file.q, {}, &stats);
+      report.search = stats;
+    }
+    return result;
+  };
+  report.result = timed_solves(options.repeat, solve, &report.median_us);
   const VecX& z = report.result.z;
   report.checked = z.size() == report.size && report.result.w.size() == report.size;
   if (report.checked) {
@@ -196,6 +218,20 @@ void print_text(const std::string& file, const ProblemFile& problem, const Solve
   line("problem", describe_problem(problem));
   line("method", to_string(r.method));
   line("status", to_string(r.result.status));
+  if (r.search) {
+    const CompleteSearchStats& s = *r.search;
+    line("answered by", "complete search (Lemke: " + std::string(to_string(r.lemke_status)) +
+                            " after " + std::to_string(r.lemke_pivots) +
+                            " pivots; branches: " + std::to_string(s.nodes) + " searched, " +
+                            std::to_string(s.infeasible_nodes) + " closed infeasible, " +
+                            std::to_string(s.undecided_nodes) + " undecided)");
+    if (r.result.status == LcpStatus::NoSolution) {
+      line("proof",
+           "every branch closed by a Farkas certificate: no solution with "
+           "|z|_1 + |w|_1 < " +
+               format_number(s.certified_radius));
+    }
+  }
   line("pivots", std::to_string(r.result.pivots));
   if (r.checked) {
     line("residual", format_number(r.check.residual) + "  (|w - (M z + q)|_inf)");
@@ -248,6 +284,19 @@ void print_json(const std::string& file, const ProblemFile& problem, const Solve
   out["method"] = to_string(r.method);
   out["status"] = to_string(r.result.status);
   out["pivots"] = r.result.pivots;
+  if (r.kind == "lcp") {
+    out["answered_by"] = r.search ? "complete_search" : "lemke";
+    out["lemke_status"] = to_string(r.lemke_status);
+    out["lemke_pivots"] = r.lemke_pivots;
+  }
+  if (r.search) {
+    out["search"] = {{"nodes", r.search->nodes},
+                     {"infeasible_nodes", r.search->infeasible_nodes},
+                     {"undecided_nodes", r.search->undecided_nodes}};
+    if (r.result.status == LcpStatus::NoSolution) {
+      out["search"]["certified_radius"] = json_number(r.search->certified_radius);
+    }
+  }
   out["accepted"] = r.checked && r.check.accepted;
   if (r.checked) {
     out["residual"] = json_number(r.check.residual);
