@@ -45,8 +45,21 @@ void solve_lcp(const pivot::LcpProblemFile& file, const pivot::LemkeOptions& opt
   }
 }
 
-void solve_contact(const pivot::ContactProblem& p, const pivot::LemkeOptions& options) {
+void solve_contact(const pivot::ContactProblemFile& file, const pivot::LemkeOptions& options) {
+  const pivot::ContactProblem& p = file.problem;
   if (p.num_bodies() > kMaxBodies || p.num_contacts() > kMaxContacts || p.d > kMaxDirections) {
+    return;
+  }
+  if (file.groups) {
+    // A grouped problem is solved as the stepper solves it, and checked on the formulation's
+    // full LCP.
+    const pivot::GroupedSolve r =
+        pivot::solve_grouped_contact(p, *file.groups, pivot::LcpMethod::Reduced, options);
+    if (r.lcp.status != pivot::LcpStatus::Solved) return;
+    const pivot::NonconvexLcp full = pivot::build_grouped_lcp(p, *file.groups);
+    if (!pivot::check_lcp_solution(full.lcp.M, full.lcp.q, r.formulation_z).accepted) {
+      pivot::fuzz::fail("the grouped solve says Solved but the answer fails the acceptance check");
+    }
     return;
   }
   for (pivot::LcpMethod method :
@@ -73,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (const auto* lcp = std::get_if<pivot::LcpProblemFile>(&file)) {
           solve_lcp(*lcp, options);
         } else {
-          solve_contact(std::get<pivot::ContactProblemFile>(file).problem, options);
+          solve_contact(std::get<pivot::ContactProblemFile>(file), options);
         }
       },
       name);

@@ -14,6 +14,9 @@
 
 namespace pivot {
 
+// Most sides a group may have: the max search holds a selection of sides as a 32-bit mask.
+constexpr int kMaxGroupSides = 31;
+
 // Block layout of a nonconvex LCP. Planes are ordered sides first, group after group (the
 // paper's y sides), then the convex planes (x). The plane block z_p is the
 // Stewart-Trinkle LCP over the planes in that order, (p_n [P], p_f [P d], s [P]) like
@@ -24,7 +27,7 @@ namespace pivot {
 struct NonconvexLayout {
   // Max or Sum: Off has no nonconvex LCP (its sides are plain convex contacts).
   NonconvexFormulation form = NonconvexFormulation::Max;
-  std::vector<int> group_sizes;  // sides per group, each in 1..31
+  std::vector<int> group_sizes;  // sides per group, each in 1..kMaxGroupSides
   int num_convex = 0;            // x, planes in no group
   int d = 0;                     // friction directions per plane; 0: frictionless
 
@@ -89,8 +92,10 @@ struct MaxGroupOptions {
 // Single sides are tried first, starting from each group's least-penetrated side and
 // moving a group to the side its point ended up inside; then all selections by size.
 // Complete for frictionless problems (docs/nonconvex-max.md). pivots sums all Lemke
-// pivots. Throws std::invalid_argument when (M, q) is not the max formulation of the
-// layout (it is rebuilt from its plane block and compared).
+// pivots. Without an accepted selection the status is PivotLimit (max_selections ran
+// out), NumericalFailure (some selection's solve failed numerically: no proof of anything)
+// or SecondaryRay (every selection ended on a ray). Throws std::invalid_argument when (M, q) is not
+// the max formulation of the layout (it is rebuilt from its plane block and compared).
 LcpResult solve_lcp_with_max_groups(const MatX& M, const VecX& q, const NonconvexLayout& layout,
                                     const MaxGroupOptions& options = {});
 
@@ -101,6 +106,8 @@ struct MaxGroupResult {
   LcpResult lcp;
   NonconvexLayout layout;
   std::vector<int> plane_order;
+  int selections = 0;         // selections whose Stewart-Trinkle LCP was solved
+  int failed_selections = 0;  // of those, solves that failed numerically or hit the limit
 };
 
 // The same search as solve_lcp_with_max_groups without forming any dense matrix: each
@@ -110,5 +117,34 @@ struct MaxGroupResult {
 MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
                                              const NonconvexGroups& groups, double gamma,
                                              LcpMethod method, const MaxGroupOptions& options = {});
+
+// The nonconvex groups of a contact problem over planes with their formulation and its
+// constant: what a grouped island's step solves, and what a grouped problem file
+// (`pivot-contact 2`, docs/problem-files.md) holds beside the planes.
+struct PlaneGroups {
+  NonconvexFormulation form = NonconvexFormulation::Max;  // Max or Sum
+  NonconvexGroups groups;
+  double parameter = 0.0;  // Max: gamma > 1 (Egan Sec. IV); Sum: epsilon / h > 0 (Egan (24))
+};
+
+// A grouped solve: lcp.z holds the plane impulses (theta, phi, lambda in the planes' input
+// order) when Solved; formulation_z the z of the formulation's full LCP in its layout
+// order (build_grouped_lcp), which the acceptance rule is applied to.
+struct GroupedSolve {
+  LcpResult lcp;
+  VecX formulation_z;
+  int selections = 0;  // max formulation: selections tried (MaxGroupResult)
+  int failed_selections = 0;
+};
+
+// Max: the selection search on the contact problem with `method` (Lloyd's fast Lemke per
+// selection, no dense matrix). Sum: the group rows couple the planes densely, so the
+// standard method on the dense LCP of Egan (34)-(35), whatever `method` says. Throws
+// std::invalid_argument for Off or a parameter out of range.
+GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGroups& groups,
+                                   LcpMethod method, const LemkeOptions& lemke = {});
+
+// The formulation's dense LCP (build_max_lcp or build_summation_lcp), for checking.
+NonconvexLcp build_grouped_lcp(const ContactProblem& planes, const PlaneGroups& groups);
 
 }  // namespace pivot

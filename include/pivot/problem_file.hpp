@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "pivot/lcp.hpp"
+#include "pivot/nonconvex.hpp"
 
 namespace pivot {
 
@@ -22,6 +23,9 @@ struct LcpProblemFile {
 // ordered theta, phi, lambda.
 struct ContactProblemFile {
   ContactProblem problem;
+  // The nonconvex groups over the contacts (planes), when the file has them
+  // (`pivot-contact 2`); such a file has no solution block.
+  std::optional<PlaneGroups> groups;
   std::optional<VecX> solution;
 };
 

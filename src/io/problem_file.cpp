@@ -242,12 +242,83 @@ std::optional<VecX> read_optional_solution(Scanner& scanner, long long size,
   return solution;
 }
 
-void read_version(Scanner& scanner, const char* format) {
+// The format version after the header: 1, or up to `newest`.
+int read_version(Scanner& scanner, const char* format, int newest = 1) {
   const std::optional<Token> token = scanner.next();
-  if (!token || token->text != "1") {
-    scanner.fail(scanner.line_of(token), std::string("expected format version 1 after '") + format +
-                                             "', found " + describe(token));
+  for (int version = 1; version <= newest; ++version) {
+    if (token && token->text == std::to_string(version)) return version;
   }
+  const std::string versions = newest == 1 ? "1" : "1 to " + std::to_string(newest);
+  scanner.fail(scanner.line_of(token), "expected format version " + versions + " after '" + format +
+                                           "', found " + describe(token));
+}
+
+// A plane index of a group: an integer in [0, n), not in any group yet.
+int read_plane_index(Scanner& scanner, long long n, const std::string& where,
+                     std::vector<int>* group_of, int group) {
+  const std::optional<Token> token = scanner.next();
+  const std::string text = token ? std::string(token->text) : std::string();
+  const bool digits =
+      !text.empty() && text.size() <= 9 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const long long index = digits ? std::stoll(text) : -1;
+  if (index < 0 || index >= n) {
+    scanner.fail(scanner.line_of(token), "expected a plane index in 0.." + std::to_string(n - 1) +
+                                             " (" + where + "), found " + describe(token));
+  }
+  if ((*group_of)[index] >= 0) {
+    scanner.fail(token->line, "plane " + text + " (" + where + ") is already in group " +
+                                  std::to_string((*group_of)[index]));
+  }
+  (*group_of)[index] = group;
+  return static_cast<int>(index);
+}
+
+// `pivot-contact 2`: the optional groups block after the contacts,
+//   groups <count> max|sum <gamma | epsilon/h>
+//   group <sides> <plane> ...        (count times)
+std::optional<PlaneGroups> read_optional_groups(Scanner& scanner, long long n) {
+  const std::optional<Token> token = scanner.peek();
+  if (!token || token->text != "groups") return std::nullopt;
+  scanner.next();
+  int count_line = 0;
+  const long long count = read_count(scanner, "groups", "the number of groups", 1,
+                                     ProblemFileLimits::max_contacts, &count_line);
+  if (count > n) {
+    scanner.fail(count_line, "expected at most one group per contact (" + std::to_string(n) +
+                                 ") after 'groups', found " + std::to_string(count));
+  }
+  PlaneGroups groups;
+  const std::optional<Token> form = scanner.next();
+  if (form && form->text == "max") {
+    groups.form = NonconvexFormulation::Max;
+  } else if (form && form->text == "sum") {
+    groups.form = NonconvexFormulation::Sum;
+  } else {
+    scanner.fail(scanner.line_of(form),
+                 "expected 'max' or 'sum' after the number of groups, found " + describe(form));
+  }
+  const std::optional<Token> value = scanner.peek();
+  const bool max = groups.form == NonconvexFormulation::Max;
+  read_numbers(scanner, 1, max ? "'max' (gamma)" : "'sum' (epsilon/h)", &groups.parameter);
+  if (max ? !(groups.parameter > 1.0) : !(groups.parameter > 0.0)) {
+    scanner.fail(value->line, std::string("expected ") + (max ? "gamma > 1" : "epsilon/h > 0") +
+                                  " after '" + std::string(form->text) + "', found " +
+                                  describe(value));
+  }
+  std::vector<int> group_of(n, -1);
+  groups.groups.resize(count);
+  for (long long G = 0; G < count; ++G) {
+    const std::string group = "group " + std::to_string(G);
+    expect_keyword(scanner, "group", " (" + group + ")");
+    const long long sides = read_count(scanner, "group", "sides", 1, kMaxGroupSides);
+    for (long long k = 0; k < sides; ++k) {
+      groups.groups[G].push_back(read_plane_index(
+          scanner, n, group + ", side " + std::to_string(k + 1) + " of " + std::to_string(sides),
+          &group_of, static_cast<int>(G)));
+    }
+  }
+  return groups;
 }
 
 LcpProblemFile read_lcp(Scanner& scanner) {
@@ -311,7 +382,7 @@ ContactColumn to_contact_column(Scanner& scanner, int line, const std::vector<do
 }
 
 ContactProblemFile read_contact(Scanner& scanner) {
-  read_version(scanner, "pivot-contact");
+  const int version = read_version(scanner, "pivot-contact", 2);
   expect_keyword(scanner, "bodies");
   int m_line = 0;
   const long long m = read_count(scanner, "bodies", "m", 1, ProblemFileLimits::max_bodies, &m_line);
@@ -376,8 +447,20 @@ ContactProblemFile read_contact(Scanner& scanner) {
       p.friction.push_back(to_contact_column(scanner, t_line, column, t_what));
     }
   }
-  file.solution =
-      read_optional_solution(scanner, n * (2 + d), n > 0 ? "the last contact" : "'contacts'");
+  const char* last_block = n > 0 ? "the last contact" : "'contacts'";
+  if (version >= 2) {
+    file.groups = read_optional_groups(scanner, n);
+    // Its acceptance needs the formulation's artificial variables, which plane impulses
+    // alone do not give: a grouped file ends with its groups.
+    if (const std::optional<Token> next = scanner.peek(); file.groups && next) {
+      scanner.fail(next->line, "expected end of file after the last group, found " +
+                                   describe(next) + " (a grouped problem has no solution block)");
+    }
+  } else if (const std::optional<Token> next = scanner.peek(); next && next->text == "groups") {
+    scanner.fail(next->line, std::string("expected keyword 'solution' or end of file after ") +
+                                 last_block + ", found 'groups' (groups need 'pivot-contact 2')");
+  }
+  file.solution = read_optional_solution(scanner, n * (2 + d), last_block);
   return file;
 }
 
@@ -457,6 +540,33 @@ VecX full_column(const ContactColumn& c, int num_bodies, const std::string& what
   return v;
 }
 
+// What the reader would refuse in a groups block, refused before writing.
+void check_groups(const PlaneGroups& g, int n) {
+  if (g.form == NonconvexFormulation::Off) {
+    throw std::invalid_argument("groups: the formulation must be max or sum, got off");
+  }
+  const bool max = g.form == NonconvexFormulation::Max;
+  if (max ? !(g.parameter > 1.0) : !(g.parameter > 0.0) || !std::isfinite(g.parameter)) {
+    throw std::invalid_argument(std::string("groups: ") +
+                                (max ? "gamma must be > 1" : "epsilon/h must be > 0"));
+  }
+  if (g.groups.empty()) throw std::invalid_argument("groups: at least one group");
+  std::vector<char> seen(n, 0);
+  for (const std::vector<int>& group : g.groups) {
+    if (group.empty() || static_cast<int>(group.size()) > kMaxGroupSides) {
+      throw std::invalid_argument("groups: a group has 1 to " + std::to_string(kMaxGroupSides) +
+                                  " sides, got " + std::to_string(group.size()));
+    }
+    for (const int plane : group) {
+      if (plane < 0 || plane >= n || seen[plane]) {
+        throw std::invalid_argument("groups: plane " + std::to_string(plane) +
+                                    " is out of range or in two groups");
+      }
+      seen[plane] = 1;
+    }
+  }
+}
+
 void write_text(const std::string& path, const std::string& text) {
   const std::string temp = path + ".tmp";
   std::FILE* f = std::fopen(temp.c_str(), "wb");
@@ -527,7 +637,12 @@ void write_contact_problem(const std::string& path, const ContactProblemFile& fi
   if (file.solution && file.solution->size() != p.lcp_size()) {
     throw std::invalid_argument("solution must have " + std::to_string(p.lcp_size()) + " entries");
   }
-  std::string out = "pivot-contact 1\nbodies " + std::to_string(m) + "\n";
+  if (file.groups) {
+    check_groups(*file.groups, n);
+    if (file.solution) throw std::invalid_argument("a grouped problem has no solution block");
+  }
+  std::string out = std::string("pivot-contact ") + (file.groups ? "2" : "1") + "\nbodies " +
+                    std::to_string(m) + "\n";
   for (int k = 0; k < m; ++k) {
     const Eigen::Matrix<double, 6, 6, Eigen::RowMajor> M = p.mass[k];
     require_finite(M.data(), 36, "mass of body " + std::to_string(k));
@@ -548,6 +663,18 @@ void write_contact_problem(const std::string& path, const ContactProblemFile& fi
       const VecX t = full_column(p.friction[static_cast<size_t>(i) * p.d + j], m,
                                  "friction column " + std::to_string(j) + " of " + contact);
       append_block(&out, "t", t.data(), t.size(), 6);
+    }
+  }
+  if (file.groups) {
+    const PlaneGroups& g = *file.groups;
+    out += "groups " + std::to_string(g.groups.size()) +
+           (g.form == NonconvexFormulation::Max ? " max " : " sum ");
+    append_number(&out, g.parameter);
+    out += "\n";
+    for (const std::vector<int>& group : g.groups) {
+      out += "group " + std::to_string(group.size());
+      for (const int plane : group) out += " " + std::to_string(plane);
+      out += "\n";
     }
   }
   if (file.solution) {

@@ -35,7 +35,6 @@ int NonconvexLayout::plane_offset() const {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kMaxSidesPerGroup = 31;  // a selection of sides is a 32-bit mask
 
 // Indices of the max-formulation variables, Egan (33).
 struct MaxIndex {
@@ -77,9 +76,10 @@ std::vector<int> plane_order(int P, const NonconvexGroups& groups, NonconvexLayo
   std::vector<bool> used(P, false);
   layout->group_sizes.clear();
   for (const std::vector<int>& group : groups) {
-    if (group.empty() || static_cast<int>(group.size()) > kMaxSidesPerGroup) {
+    if (group.empty() || static_cast<int>(group.size()) > kMaxGroupSides) {
       throw std::invalid_argument("nonconvex: a group has " + std::to_string(group.size()) +
-                                  " sides; 1 to 31 are allowed");
+                                  " sides; 1 to " + std::to_string(kMaxGroupSides) +
+                                  " are allowed");
     }
     for (const int plane : group) {
       if (plane < 0 || plane >= P || used[plane]) {
@@ -434,6 +434,10 @@ class MaxGroupSearch {
 
   bool out_of_budget() const { return out_of_budget_; }
   int pivots() const { return pivots_; }
+  int selections() const { return selections_; }
+  // Selections whose Lemke solve ended in a numerical failure or its pivot limit: neither
+  // an answer nor a ray.
+  int failed_selections() const { return failed_selections_; }
   // The accepted z, or the first candidate's when none was accepted; w = M z + q of the
   // max formulation for it.
   const VecX& z() const { return found_ ? z_ : first_z_; }
@@ -522,10 +526,14 @@ class MaxGroupSearch {
       for (int k = 0; k < group_size(G); ++k) kept[first_side_[G] + k] = (selection[G] >> k) & 1u;
     }
     z_p_.setZero();
+    ++selections_;
     const LcpResult r = planes_.solve(kept_variables(kept, d), &z_p_);
     pivots_ += r.pivots;
     solved_ = r.status == LcpStatus::Solved;
-    if (!solved_) return false;
+    if (!solved_) {
+      failed_selections_ += r.status != LcpStatus::SecondaryRay;
+      return false;
+    }
     // A dropped side has p = 0, hence no friction (its gamma row forces p_f = 0); its s
     // is the least value that keeps its sigma rows >= 0 (Egan (5)).
     VecX w_p = planes_.rows(z_p_);
@@ -599,18 +607,26 @@ class MaxGroupSearch {
   VecX z_, w_, z_p_, first_z_, first_w_;
   std::set<Selection> visited_;
   int pivots_ = 0;
+  int selections_ = 0;
+  int failed_selections_ = 0;
   bool solved_ = false;
   bool found_ = false;
   bool out_of_budget_ = false;
 };
 
-// Runs the search and reports it as an LcpResult over the max formulation.
+// Runs the search and reports it as an LcpResult over the max formulation. Without an
+// accepted selection: PivotLimit when the budget ran out, NumericalFailure when some
+// selection's solve failed numerically (the search proves nothing then), SecondaryRay when
+// every selection ended on a ray.
 LcpResult search_result(MaxGroupSearch* search, int size, Clock::time_point start) {
   LcpResult result;
   if (search->run()) {
     result.status = LcpStatus::Solved;
+  } else if (search->out_of_budget()) {
+    result.status = LcpStatus::PivotLimit;
   } else {
-    result.status = search->out_of_budget() ? LcpStatus::PivotLimit : LcpStatus::SecondaryRay;
+    result.status =
+        search->failed_selections() > 0 ? LcpStatus::NumericalFailure : LcpStatus::SecondaryRay;
   }
   const bool have = search->z().size() == size;
   result.z = have ? search->z() : VecX::Zero(size);
@@ -658,6 +674,8 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
   const ContactPlanes plane_lcp(ordered, method, options.lemke);
   MaxGroupSearch search(plane_lcp, out.layout, gamma, options);
   out.lcp = search_result(&search, out.layout.size(), start);
+  out.selections = search.selections();
+  out.failed_selections = search.failed_selections();
   return out;
 }
 

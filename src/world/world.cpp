@@ -43,27 +43,10 @@ double max_formulation_gamma(const ContactProblem& planes) {
 // a viewer shows and far above round-off.
 constexpr double kSummationEpsilon_m = 1e-4;
 
-// (contact problem over planes, groups of sides) => plane impulses. The max formulation
-// runs its selection search on the contact problem with `method` (Lloyd's fast Lemke per
-// selection, no dense matrix); the summation formulation's group rows couple the planes
-// densely, so it takes the standard method on its dense LCP.
-LcpResult solve_with_groups(const ContactProblem& planes, const NonconvexGroups& groups,
-                            NonconvexFormulation formulation, LcpMethod method, double h_s,
-                            const LemkeOptions& lemke) {
-  if (formulation == NonconvexFormulation::Max) {
-    MaxGroupOptions options;
-    options.lemke = lemke;
-    MaxGroupResult max = solve_contact_with_max_groups(
-        planes, groups, max_formulation_gamma(planes), method, options);
-    if (max.lcp.status == LcpStatus::Solved) {
-      max.lcp.z = plane_solution(max.layout, max.plane_order, max.lcp.z);
-    }
-    return max.lcp;
-  }
-  const NonconvexLcp lcp = build_summation_lcp(planes, groups, kSummationEpsilon_m / h_s);
-  LcpResult result = solve_lemke(lcp.lcp.M, lcp.lcp.q, lemke);
-  if (result.status == LcpStatus::Solved) result.z = plane_solution(lcp, result.z);
-  return result;
+// The constant of the scene's formulation for an island's planes (PlaneGroups::parameter).
+double formulation_parameter(NonconvexFormulation form, const ContactProblem& planes, double h_s) {
+  return form == NonconvexFormulation::Max ? max_formulation_gamma(planes)
+                                           : kSummationEpsilon_m / h_s;
 }
 
 }  // namespace
@@ -86,7 +69,7 @@ struct World::Pipeline {
   std::vector<Vec6> recovery;  // per body: the step's recovery pseudo-velocity
   StewartTrinkleInput input;
   std::vector<Contact> sides;  // the island's group sides as plane contacts
-  NonconvexGroups groups;      // indices of sides in input.contacts
+  PlaneGroups groups;          // groups of sides (indices in input.contacts), formulation
   std::vector<double> gaps_m;  // per contact row of the island
   ContactBases bases;          // the solved contacts' bases, this step's and the last
   LcpBasis warm;               // the island's warm start
@@ -218,7 +201,7 @@ void World::step_island(int island_index) {
   auto t0 = Clock::now();
   StewartTrinkleInput& in = p.input;
   gather_island_contacts(island_index);
-  const bool recovering = recovery_depths(p.gaps_m, p.groups, &in.recovery_depth_m);
+  const bool recovering = recovery_depths(p.gaps_m, p.groups.groups, &in.recovery_depth_m);
   const ContactProblem problem = assemble_stewart_trinkle(in);
   stats_.assembly_us += microseconds_since(t0);
 
@@ -228,7 +211,7 @@ void World::step_island(int island_index) {
   if (problem.num_contacts() > 0) {
     ++stats_.islands;
     // Warm start by contact features; a grouped island's max search picks its own bases.
-    const bool warm = options_.warm_start && p.groups.empty();
+    const bool warm = options_.warm_start && p.groups.groups.empty();
     if (warm) {
       p.bases.warm_basis(in.contacts, problem.d, &p.warm);
     } else {
@@ -304,7 +287,7 @@ void World::gather_island_contacts(int island_index) {
   in.mu.clear();
   p.gaps_m.clear();
   p.sides.clear();
-  p.groups.clear();
+  p.groups.groups.clear();
   for (int g : island.groups) {
     const ContactGroup& group = collision.groups[g];
     std::vector<int> members;
@@ -318,7 +301,7 @@ void World::gather_island_contacts(int island_index) {
       members.push_back(static_cast<int>(p.sides.size()));
       p.sides.push_back(plane);
     }
-    p.groups.push_back(members);
+    p.groups.groups.push_back(members);
   }
   const auto add = [&](const Contact& contact) {
     const double mu_a = scene_.materials[scene_.bodies[contact.body_a].material].friction;
@@ -336,12 +319,15 @@ void World::gather_island_contacts(int island_index) {
 // (contact LCP) => impulses by the scene's method; a failed fast solve falls back to the
 // standard method. The summation formulation is always standard: nothing to fall back to.
 LcpResult World::solve_with_fallback(const ContactProblem& problem, const LcpBasis& warm) {
-  const Pipeline& p = *pipeline_;
+  Pipeline& p = *pipeline_;
   const SceneSettings& settings = scene_.settings;
-  const bool grouped = !p.groups.empty();
+  const bool grouped = !p.groups.groups.empty();
+  if (grouped) {
+    p.groups.form = settings.nonconvex;
+    p.groups.parameter = formulation_parameter(p.groups.form, problem, settings.time_step_s);
+  }
   const auto solve = [&](LcpMethod method) {
-    return grouped ? solve_with_groups(problem, p.groups, settings.nonconvex, method,
-                                       settings.time_step_s, options_.lemke)
+    return grouped ? solve_grouped_contact(problem, p.groups, method, options_.lemke).lcp
                    : solve_contact(problem, method, options_.lemke, warm);
   };
   LcpResult result = solve(settings.solver);
@@ -361,7 +347,9 @@ void World::report_failure(const ContactProblem& problem, int island_index, LcpS
   const std::string file =
       (options_.failure_dir.empty() ? std::string(".") : options_.failure_dir) + "/failed-step-" +
       std::to_string(state_.step) + "-island-" + std::to_string(island_index) + ".contact";
-  write_contact_problem(file, ContactProblemFile{problem, std::nullopt});
+  ContactProblemFile record{problem, std::nullopt, std::nullopt};
+  if (!pipeline_->groups.groups.empty()) record.groups = pipeline_->groups;
+  write_contact_problem(file, record);
   const std::string message =
       "step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time_s) +
       " s), island " + std::to_string(island_index) + " with " +

@@ -212,6 +212,34 @@ TEST(LcpCommand, CompleteSearchAnswersWhereLemkeRayTerminates) {
   EXPECT_FALSE(lemke.contains("search"));
 }
 
+TEST(LcpCommand, GroupedFileIsSolvedByItsFormulationAndChecked) {
+  // Egan's corner, written by a failed step: the max search's answer, accepted on the full
+  // max-formulation LCP, gives the paper's velocities (Fig. 3(a) and z_b3).
+  const std::string path =
+      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/egan_corner_step0.contact";
+  const ProgramRun run = run_pivot("lcp solve --json " + path);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  const nlohmann::json j = parse_json(run);
+  EXPECT_EQ(j["status"], "solved");
+  EXPECT_EQ(j["accepted"], true);
+  EXPECT_EQ(j["groups"]["count"], 14);
+  EXPECT_EQ(j["groups"]["formulation"], "max");
+  EXPECT_EQ(j["groups"]["failed_selections"], 0);
+  const std::vector<double> v = j["velocity"];
+  const std::vector<double> expected = {-2, 0, 0, 0, 0, 0, -2, -0.5, 0, 0, 0, 0};
+  ASSERT_EQ(v.size(), expected.size());
+  for (size_t k = 0; k < v.size(); ++k) EXPECT_NEAR(v[k], expected[k], 1e-12) << k;
+  // Under a pivot limit every selection fails: said so, not taken for a proof.
+  const ProgramRun limited = run_pivot("lcp solve --max-pivots 1 " + path);
+  EXPECT_EQ(limited.exit_code, 1);
+  EXPECT_NE(limited.out.find("status           pivot_limit\n"), std::string::npos) << limited.out;
+  EXPECT_NE(limited.out.find("selections       4096 tried, 4096 failed numerically or at the "
+                             "pivot limit (no selection solved: this proves nothing about a "
+                             "solution)\n"),
+            std::string::npos)
+      << limited.out;
+}
+
 TEST(LcpCommand, PivotLimitStopsTheSolve) {
   const nlohmann::json unlimited = parse_json(run_pivot("lcp solve --json " + kLcpFile));
   ASSERT_GT(unlimited["pivots"].get<int>(), 1);

@@ -267,6 +267,71 @@ INSTANTIATE_TEST_SUITE_P(
                 "p.txt:10: expected 4 numbers after 'solution', found 3"}),
     bad_file_name);
 
+// Two contacts with d = 2 under `pivot-contact 2` (contacts on lines 6-13), then `tail`.
+std::string grouped_file(const std::string& tail, const char* version = "2") {
+  std::string text = contact_file("2 2", std::string(kContact) + kContact + tail);
+  return text.replace(text.find(" 1\n"), 3, std::string(" ") + version + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Groups, ProblemFileError,
+    ::testing::Values(
+        BadFile{"GroupsInVersionOne", grouped_file("groups 1 max 100\ngroup 2 0 1\n", "1"),
+                "p.txt:14: expected keyword 'solution' or end of file after the last contact, "
+                "found 'groups' (groups need 'pivot-contact 2')"},
+        BadFile{"VersionThree", grouped_file("", "3"),
+                "p.txt:1: expected format version 1 to 2 after 'pivot-contact', found '3'"},
+        BadFile{"MoreGroupsThanContacts", grouped_file("groups 3 max 100\n"),
+                "p.txt:14: expected at most one group per contact (2) after 'groups', found 3"},
+        BadFile{"UnknownFormulation", grouped_file("groups 1 groups 100\n"),
+                "p.txt:14: expected 'max' or 'sum' after the number of groups, found 'groups'"},
+        BadFile{"GammaNotAboveOne", grouped_file("groups 1 max 1\ngroup 2 0 1\n"),
+                "p.txt:14: expected gamma > 1 after 'max', found '1'"},
+        BadFile{"EpsilonNotPositive", grouped_file("groups 1 sum -0.01\ngroup 2 0 1\n"),
+                "p.txt:14: expected epsilon/h > 0 after 'sum', found '-0.01'"},
+        BadFile{"PlaneOutOfRange", grouped_file("groups 1 max 100\ngroup 2 0\n2\n"),
+                "p.txt:16: expected a plane index in 0..1 (group 0, side 2 of 2), found '2'"},
+        BadFile{"PlaneInTwoGroups", grouped_file("groups 2 max 100\ngroup 1 1\ngroup 1 1\n"),
+                "p.txt:16: plane 1 (group 1, side 1 of 1) is already in group 0"},
+        BadFile{"GroupMissing", grouped_file("groups 2 sum 0.01\ngroup 1 0\n"),
+                "p.txt:15: expected keyword 'group' (group 1), found end of file"},
+        BadFile{"SolutionAfterGroups",
+                grouped_file("groups 1 max 100\ngroup 2 0 1\nsolution 0 0 0 0 0 0 0 0\n"),
+                "p.txt:16: expected end of file after the last group, found 'solution' (a "
+                "grouped problem has no solution block)"}),
+    bad_file_name);
+
+TEST(ProblemFile, GroupedProblemRoundTripsAndOldFilesStillRead) {
+  const auto plain = std::get<ContactProblemFile>(parse_problem_file(grouped_file("", "1"), "a"));
+  EXPECT_FALSE(plain.groups.has_value());
+  const auto empty = std::get<ContactProblemFile>(parse_problem_file(grouped_file(""), "b"));
+  EXPECT_FALSE(empty.groups.has_value());
+  for (const char* groups :
+       {"groups 1 max 100.5\ngroup 2 1 0\n", "groups 2 sum 0.01\ngroup 1 1\ngroup 1 0\n"}) {
+    const auto read = std::get<ContactProblemFile>(parse_problem_file(grouped_file(groups), "c"));
+    ASSERT_TRUE(read.groups.has_value()) << groups;
+    const std::string path = temp_path("grouped.contact");
+    write_contact_problem(path, read);
+    const auto again = std::get<ContactProblemFile>(read_problem_file(path));
+    ASSERT_TRUE(again.groups.has_value());
+    EXPECT_EQ(again.groups->form, read.groups->form);
+    EXPECT_EQ(again.groups->parameter, read.groups->parameter);
+    EXPECT_EQ(again.groups->groups, read.groups->groups);
+  }
+  const auto max = std::get<ContactProblemFile>(
+      parse_problem_file(grouped_file("groups 1 max 100.5\ngroup 2 1 0\n"), "d"));
+  EXPECT_EQ(max.groups->form, NonconvexFormulation::Max);
+  EXPECT_EQ(max.groups->parameter, 100.5);
+  EXPECT_EQ(max.groups->groups, (NonconvexGroups{{1, 0}}));
+  // What the reader refuses, the writer refuses too.
+  ContactProblemFile bad = max;
+  bad.groups->groups = {{0, 0}};
+  EXPECT_THROW(write_contact_problem(temp_path("bad_groups.contact"), bad), std::invalid_argument);
+  bad.groups->groups = {{0}};
+  bad.groups->parameter = 1.0;
+  EXPECT_THROW(write_contact_problem(temp_path("bad_groups.contact"), bad), std::invalid_argument);
+}
+
 TEST(ProblemFile, RejectsColumnTouchingThreeBodiesNamingThem) {
   std::string text = "pivot-contact 1\nbodies 4\n";
   for (int k = 0; k < 4; ++k) text += identity_mass();

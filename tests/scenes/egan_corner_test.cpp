@@ -2,6 +2,11 @@
 // one step of h = 2 s for a unit point mass at (1, 1) near a corner filling x < 0, y < 0.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <variant>
+
+#include "pivot/nonconvex.hpp"
+#include "pivot/problem_file.hpp"
 #include "pivot/world.hpp"
 #include "support/shipped_scene.hpp"
 
@@ -48,6 +53,50 @@ TEST(EganCorner, MaxFormulationStepMatchesThePapersWorkedNumbers) {
   EXPECT_LT((b.twist.linear - Vec3(-2, -0.5, 0)).norm(), kTol);
   EXPECT_LT((b.pose.position.head<2>() - Eigen::Vector2d(-3, 0)).norm(), kTol);
   EXPECT_LT(b.twist.angular.norm(), kTol);  // the impulse acts at the centre of mass
+}
+
+// A grouped step that fails is written with its groups, formulation and constant, so that
+// solving the file is the step's own solve: it fails the same way under the same pivot
+// limit, and without the limit gives the velocities the step gives, bit for bit.
+TEST(EganCorner, AFailedGroupedStepReplaysFromItsFile) {
+  for (const NonconvexFormulation form : {NonconvexFormulation::Max, NonconvexFormulation::Sum}) {
+    SCOPED_TRACE(to_string(form));
+    WorldOptions options;
+    options.failure_dir = ::testing::TempDir();
+    options.lemke.max_pivots = 1;
+    World failing(shipped_scene("egan_corner.json"), options);
+    failing.settings().nonconvex = form;
+    std::string file;
+    try {
+      failing.step();
+      FAIL() << "one pivot solved the step";
+    } catch (const SolverFailure& e) {
+      file = e.problem_file();
+    }
+    const auto replay = std::get<ContactProblemFile>(read_problem_file(file));
+    ASSERT_TRUE(replay.groups.has_value());
+    EXPECT_EQ(replay.groups->form, form);
+    const LcpMethod method = failing.settings().solver;
+    EXPECT_NE(
+        solve_grouped_contact(replay.problem, *replay.groups, method, options.lemke).lcp.status,
+        LcpStatus::Solved);
+
+    World reference(shipped_scene("egan_corner.json"));
+    reference.settings().nonconvex = form;
+    reference.step();
+    const GroupedSolve solved = solve_grouped_contact(replay.problem, *replay.groups, method);
+    ASSERT_EQ(solved.lcp.status, LcpStatus::Solved);
+    const VecX v = contact_velocity(replay.problem, solved.lcp.z);
+    // Every body of the island moves as one of the reference step's bodies does.
+    for (int k = 0; k < replay.problem.num_bodies(); ++k) {
+      bool found = false;
+      for (const BodyState& s : reference.state().bodies) {
+        found = found || (s.twist.linear == v.segment<3>(6 * k) &&
+                          s.twist.angular == v.segment<3>(6 * k + 3));
+      }
+      EXPECT_TRUE(found) << "island body " << k << ": " << v.segment<6>(6 * k).transpose();
+    }
+  }
 }
 
 }  // namespace

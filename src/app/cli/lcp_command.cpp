@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "pivot/lcp.hpp"
+#include "pivot/nonconvex.hpp"
 #include "pivot/problem_file.hpp"
 
 namespace pivot::cli {
@@ -47,6 +48,9 @@ struct SolveReport {
   LcpStatus lemke_status = LcpStatus::Solved;
   int lemke_pivots = 0;
   std::optional<CompleteSearchStats> search;
+  // Grouped contact files: the formulation's search, checked on its full LCP.
+  int selections = 0;
+  int failed_selections = 0;
   double median_us = 0.0;
   VecX velocity;  // contact problems: body velocities after the step, 6m
   // Against the file's solution block, when it has one.
@@ -163,14 +167,38 @@ SolveReport solve_contact_file(const ContactProblemFile& file, LcpMethod method,
   report.size = p.lcp_size();
   LemkeOptions lemke;
   lemke.max_pivots = options.max_pivots;
-  report.result = timed_solves(
-      options.repeat, [&] { return solve_contact(p, method, lemke); }, &report.median_us);
   const VecX& z = report.result.z;
-  report.checked = z.size() == report.size && report.result.w.size() == report.size;
-  if (report.checked) {
-    report.check = check_contact_solution(p, z);
-    report.velocity = contact_velocity(p, z);
-    report.check.residual = max_abs(report.result.w - contact_w(p, z, report.velocity));
+  if (file.groups) {
+    // The step's own solve (solve_grouped_contact), judged on the formulation's full LCP:
+    // its z holds the artificial variables the plane impulses come with.
+    GroupedSolve grouped;
+    report.result = timed_solves(
+        options.repeat,
+        [&] {
+          grouped = solve_grouped_contact(p, *file.groups, method, lemke);
+          return grouped.lcp;
+        },
+        &report.median_us);
+    report.selections = grouped.selections;
+    report.failed_selections = grouped.failed_selections;
+    const NonconvexLcp full = build_grouped_lcp(p, *file.groups);
+    const VecX& fz = grouped.formulation_z;
+    report.checked = report.result.status == LcpStatus::Solved && z.size() == report.size &&
+                     fz.size() == full.lcp.q.size();
+    if (report.checked) {
+      report.check = check_lcp_solution(full.lcp.M, full.lcp.q, fz);
+      report.check.residual = max_abs(report.result.w - (full.lcp.M * fz + full.lcp.q));
+      report.velocity = contact_velocity(p, z);
+    }
+  } else {
+    report.result = timed_solves(
+        options.repeat, [&] { return solve_contact(p, method, lemke); }, &report.median_us);
+    report.checked = z.size() == report.size && report.result.w.size() == report.size;
+    if (report.checked) {
+      report.check = check_contact_solution(p, z);
+      report.velocity = contact_velocity(p, z);
+      report.check.residual = max_abs(report.result.w - contact_w(p, z, report.velocity));
+    }
   }
   if (file.solution) {
     report.has_solution = true;
@@ -202,11 +230,21 @@ std::string describe_problem(const ProblemFile& problem) {
   if (const auto* lcp = std::get_if<LcpProblemFile>(&problem)) {
     return "general LCP, n = " + std::to_string(lcp->q.size());
   }
-  const ContactProblem& p = std::get<ContactProblemFile>(problem).problem;
-  return "contact problem, " + std::to_string(p.num_bodies()) +
-         (p.num_bodies() == 1 ? " body, " : " bodies, ") + std::to_string(p.num_contacts()) +
-         (p.num_contacts() == 1 ? " contact" : " contacts") + ", d = " + std::to_string(p.d) +
-         ", LCP size " + std::to_string(p.lcp_size());
+  const ContactProblemFile& file = std::get<ContactProblemFile>(problem);
+  const ContactProblem& p = file.problem;
+  std::string text = "contact problem, " + std::to_string(p.num_bodies()) +
+                     (p.num_bodies() == 1 ? " body, " : " bodies, ") +
+                     std::to_string(p.num_contacts()) +
+                     (p.num_contacts() == 1 ? " contact" : " contacts") +
+                     ", d = " + std::to_string(p.d) + ", LCP size " + std::to_string(p.lcp_size());
+  if (file.groups) {
+    const PlaneGroups& g = *file.groups;
+    const bool max = g.form == NonconvexFormulation::Max;
+    text += ", " + std::to_string(g.groups.size()) + " nonconvex group" +
+            (g.groups.size() == 1 ? "" : "s") + " (" + to_string(g.form) + ", " +
+            (max ? "gamma = " : "epsilon/h = ") + format_number(g.parameter) + ")";
+  }
+  return text;
 }
 
 void print_text(const std::string& file, const ProblemFile& problem, const SolveReport& r,
@@ -231,6 +269,15 @@ void print_text(const std::string& file, const ProblemFile& problem, const Solve
            "|z|_1 + |w|_1 < " +
                format_number(s.certified_radius));
     }
+  }
+  if (r.selections > 0) {
+    std::string text = std::to_string(r.selections) + " tried, " +
+                       std::to_string(r.failed_selections) +
+                       " failed numerically or at the pivot limit";
+    if (r.result.status != LcpStatus::Solved && r.failed_selections > 0) {
+      text += " (no selection solved: this proves nothing about a solution)";
+    }
+    line("selections", text);
   }
   line("pivots", std::to_string(r.result.pivots));
   if (r.checked) {
@@ -280,6 +327,13 @@ void print_json(const std::string& file, const ProblemFile& problem, const Solve
     out["bodies"] = contact->problem.num_bodies();
     out["contacts"] = contact->problem.num_contacts();
     out["d"] = contact->problem.d;
+    if (contact->groups) {
+      out["groups"] = {{"count", contact->groups->groups.size()},
+                       {"formulation", to_string(contact->groups->form)},
+                       {"parameter", contact->groups->parameter},
+                       {"selections", r.selections},
+                       {"failed_selections", r.failed_selections}};
+    }
   }
   out["method"] = to_string(r.method);
   out["status"] = to_string(r.result.status);
