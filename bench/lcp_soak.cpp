@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
           if (r.status == LcpStatus::PivotLimit) ++t.pivot_limit;
           const std::string path = options.failures + "/soak_" + mix_name(mix) + "_" +
                                    std::to_string(seed) + "_" + to_string(method) + ".contact";
-          write_contact_problem(path, {p, std::nullopt});
+          write_contact_problem(path, {p, std::nullopt, std::nullopt});
           std::printf("FAILED %s %s seed %llu: %s after %d pivots -> %s\n", to_string(method),
                       mix_name(mix), static_cast<unsigned long long>(seed), to_string(r.status),
                       r.pivots, path.c_str());

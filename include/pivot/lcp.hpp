@@ -4,6 +4,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -143,6 +144,38 @@ struct ContactProblem {
 // path from Step 0 as without it); the standard method ignores it.
 LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
                         const LemkeOptions& options = {}, const LcpBasis& warm = {});
+
+// ---- fallback chain (contact LCP) ----------------------------------------------------
+
+// What a contact solve falls back to when the requested method fails, in the order tried:
+// it only climbs towards robustness, and a stage's answer is taken only when the original
+// problem's acceptance check takes it.
+enum class FallbackStage {
+  Structural,        // Lloyd's structural method: the whole LCP, no restarts
+  PerturbedCover,    // the structural method from covering vector 1 + 0.1 u_k, u_k in [0, 1)
+  MergedDuplicates,  // exact duplicate contacts (same columns and mu) merged, structural
+  Regularised,       // the standard method on M + alpha I, alpha = 1e-11 max(1, max M_ii)
+  Standard,          // the standard method on M
+};
+constexpr int kFallbackStages = 5;
+const char* to_string(FallbackStage stage);
+
+// One stage on its own, answer checked against `problem` (w is problem's). nullopt when
+// the stage does not apply (MergedDuplicates on a problem without duplicates).
+std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, FallbackStage stage,
+                                             const LemkeOptions& options = {});
+
+struct FallbackResult {
+  LcpResult result;  // the answer, or the requested method's failure; pivots of every attempt
+  int attempts = 0;  // stages tried after the requested method
+  std::optional<FallbackStage> rescued_by;  // the stage that answered, if one did
+};
+
+// solve_contact with `method`, then the stages of FallbackStage in order (Structural
+// skipped when it is the method, Standard likewise) until one answers.
+FallbackResult solve_contact_with_fallback(const ContactProblem& problem, LcpMethod method,
+                                           const LemkeOptions& options = {},
+                                           const LcpBasis& warm = {});
 
 // The dense LCP (M, q) of eq. (8), for the standard method and for checking.
 struct DenseLcp {

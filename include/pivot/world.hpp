@@ -3,6 +3,7 @@
 // that changes, so reset, step-back and replay copy one struct.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,7 +37,8 @@ struct StepStats {
   int islands = 0;        // islands with at least one contact (those that need an LCP)
   int pivots = 0;         // summed over islands
   int warm_starts = 0;    // islands whose previous step's basis was the answer (no pivot)
-  int fallbacks = 0;      // solves repeated with the standard method
+  int fallbacks = 0;      // solves the scene's method failed, handed to the fallback chain
+  std::array<int, kFallbackStages> rescues{};  // of those, answered by each FallbackStage
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts

@@ -24,6 +24,22 @@ const char* to_string(LcpMethod method) {
   return "unknown";
 }
 
+const char* to_string(FallbackStage stage) {
+  switch (stage) {
+    case FallbackStage::Structural:
+      return "structural";
+    case FallbackStage::PerturbedCover:
+      return "perturbed_cover";
+    case FallbackStage::MergedDuplicates:
+      return "merged_duplicates";
+    case FallbackStage::Regularised:
+      return "regularised";
+    case FallbackStage::Standard:
+      return "standard";
+  }
+  return "unknown";
+}
+
 bool parse_lcp_method(const std::string& text, LcpMethod* method) {
   for (LcpMethod m : {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {
     if (text == to_string(m)) {

@@ -97,12 +97,14 @@ enum class Blocking { No, Indeterminate, Determinate };
 
 class FastLemke {
  public:
-  FastLemke(const ContactProblem& problem, bool reduced, const LemkeOptions& options)
+  FastLemke(const ContactProblem& problem, bool reduced, const LemkeOptions& options,
+            double cover_perturbation)
       : nc_(normalize_contacts(problem)),
         n_(problem.num_contacts()),
         d_(problem.d),
         size_(problem.lcp_size()),
         reduced_(reduced),
+        cover_perturbation_(cover_perturbation),
         tol_(options.relative_tolerance),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_)),
         rmax_(6 * nc_.num_bodies + 2) {
@@ -199,6 +201,7 @@ class FastLemke {
   NormalizedContacts nc_;
   int n_, d_, size_;
   bool reduced_;
+  double cover_perturbation_;  // c_k of Step 0 is 1 + this times u_k (start_basis)
   double tol_;
   double noise_ = 0.0;  // relative zero threshold of the current basis, >= tol_
   double slack_ = 0.0;  // how far below zero z0's last step may leave a row (pivot_to_solution)
@@ -848,7 +851,14 @@ void FastLemke::start_basis() {
     for (int j = 0; j < d_; ++j) state_[phi_index(i, j)] = Pair::WBasic;
     state_[lambda_index(i)] = Pair::WBasic;
   }
+  // Any positive covering vector starts a valid path (Cottle-Pang-Stone 4.4.5); a
+  // perturbed one, 1 + p u_k with u_k the golden-ratio sequence in [0, 1), breaks the exact
+  // ties of coplanar contacts differently and leads another way through the degenerate
+  // vertices (the fallback chain's PerturbedCover stage).
   c_ = VecX::Ones(size_);
+  for (int k = 0; k < size_ && cover_perturbation_ > 0.0; ++k) {
+    c_[k] += cover_perturbation_ * std::fmod(0.5 + 0.6180339887498949 * k, 1.0);
+  }
   zval_ = VecX::Zero(size_);
   zmag_ = VecX::Zero(size_);
   qval_ = VecX::Zero(size_);
@@ -1066,14 +1076,15 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
 }  // namespace
 
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
-                                 const LemkeOptions& options, const LcpBasis& warm) {
+                                 const LemkeOptions& options, const LcpBasis& warm,
+                                 double cover_perturbation) {
   if (method != LcpMethod::Structural && method != LcpMethod::Reduced) {
     throw std::invalid_argument(
         std::string("solve_lemke_fast: method must be structural or reduced, got ") +
         to_string(method));
   }
   const auto start = Clock::now();
-  FastLemke solver(problem, method == LcpMethod::Reduced, options);
+  FastLemke solver(problem, method == LcpMethod::Reduced, options, cover_perturbation);
   return solver.run(problem, warm, start);
 }
 

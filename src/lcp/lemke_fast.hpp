@@ -28,8 +28,11 @@ struct FastLemkeResult {
 
 // method must be Structural or Reduced (throws std::invalid_argument otherwise, and for a
 // malformed problem). A result that fails check_contact_solution is NumericalFailure.
-// warm: see solve_contact.
+// warm: see solve_contact. cover_perturbation > 0 starts from the covering vector
+// 1 + cover_perturbation u_k (u_k fixed in [0, 1)) instead of ones: the fallback chain's
+// PerturbedCover stage.
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
-                                 const LemkeOptions& options = {}, const LcpBasis& warm = {});
+                                 const LemkeOptions& options = {}, const LcpBasis& warm = {},
+                                 double cover_perturbation = 0.0);
 
 }  // namespace pivot

@@ -316,28 +316,36 @@ void World::gather_island_contacts(int island_index) {
   for (int b : island.bodies) in.applied_wrench.push_back(p.wrenches[b]);
 }
 
-// (contact LCP) => impulses by the scene's method; a failed fast solve falls back to the
-// standard method. The summation formulation is always standard: nothing to fall back to.
+// (contact LCP) => impulses by the scene's method, else by the fallback chain
+// (solve_contact_with_fallback). A grouped island's only fallback is its search with the
+// standard method; the summation formulation is always standard: nothing to fall back to.
 LcpResult World::solve_with_fallback(const ContactProblem& problem, const LcpBasis& warm) {
   Pipeline& p = *pipeline_;
   const SceneSettings& settings = scene_.settings;
-  const bool grouped = !p.groups.groups.empty();
-  if (grouped) {
-    p.groups.form = settings.nonconvex;
-    p.groups.parameter = formulation_parameter(p.groups.form, problem, settings.time_step_s);
+  if (p.groups.groups.empty()) {
+    FallbackResult chain =
+        solve_contact_with_fallback(problem, settings.solver, options_.lemke, warm);
+    stats_.pivots += chain.result.pivots;
+    stats_.fallbacks += chain.attempts > 0;
+    if (chain.rescued_by) ++stats_.rescues[static_cast<int>(*chain.rescued_by)];
+    return std::move(chain.result);
   }
+  p.groups.form = settings.nonconvex;
+  p.groups.parameter = formulation_parameter(p.groups.form, problem, settings.time_step_s);
   const auto solve = [&](LcpMethod method) {
-    return grouped ? solve_grouped_contact(problem, p.groups, method, options_.lemke).lcp
-                   : solve_contact(problem, method, options_.lemke, warm);
+    return solve_grouped_contact(problem, p.groups, method, options_.lemke).lcp;
   };
   LcpResult result = solve(settings.solver);
   stats_.pivots += result.pivots;
-  const bool standard_already = settings.solver == LcpMethod::Standard ||
-                                (grouped && settings.nonconvex == NonconvexFormulation::Sum);
+  const bool standard_already =
+      settings.solver == LcpMethod::Standard || settings.nonconvex == NonconvexFormulation::Sum;
   if (result.status != LcpStatus::Solved && !standard_already) {
     ++stats_.fallbacks;
     result = solve(LcpMethod::Standard);
     stats_.pivots += result.pivots;
+    if (result.status == LcpStatus::Solved) {
+      ++stats_.rescues[static_cast<int>(FallbackStage::Standard)];
+    }
   }
   return result;
 }

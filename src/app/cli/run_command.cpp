@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -57,6 +58,7 @@ struct RunSummary {
   std::int64_t island_solves = 0;
   std::int64_t warm_starts = 0;
   int fallbacks = 0;
+  std::array<int, kFallbackStages> rescues{};
   int failures = 0;
   int recoveries = 0;
   double collision_us = 0.0, assembly_us = 0.0, solve_us = 0.0, integrate_us = 0.0;
@@ -102,6 +104,11 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["island_solves"] = s.island_solves;
     j["warm_starts"] = s.warm_starts;
     j["fallbacks"] = s.fallbacks;
+    nlohmann::json rescues = nlohmann::json::object();
+    for (int k = 0; k < kFallbackStages; ++k) {
+      rescues[to_string(static_cast<FallbackStage>(k))] = s.rescues[k];
+    }
+    j["rescues"] = rescues;
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
     j["stage_us_per_step"] = {{"collision", s.collision_us / steps},
@@ -130,7 +137,14 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
               s.energy_start_j, s.energy_end_j);
   std::printf("warm starts      %lld of %lld island solves (the previous step's basis, no pivot)\n",
               static_cast<long long>(s.warm_starts), static_cast<long long>(s.island_solves));
-  std::printf("fallbacks        %d, failures %d\n", s.fallbacks, s.failures);
+  std::string rescued;
+  for (int k = 0; k < kFallbackStages; ++k) {
+    if (s.rescues[k] == 0) continue;
+    rescued += std::string(rescued.empty() ? " (answered by " : ", ") +
+               to_string(static_cast<FallbackStage>(k)) + " " + std::to_string(s.rescues[k]);
+  }
+  if (!rescued.empty()) rescued += ")";
+  std::printf("fallbacks        %d%s, failures %d\n", s.fallbacks, rescued.c_str(), s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
   if (!o.record_path.empty()) std::printf("recording        %s\n", o.record_path.c_str());
 }
@@ -186,6 +200,7 @@ int run_scene(const RunOptions& o) {
       s.island_solves += st.islands;
       s.warm_starts += st.warm_starts;
       s.fallbacks += st.fallbacks;
+      for (int stage = 0; stage < kFallbackStages; ++stage) s.rescues[stage] += st.rescues[stage];
       s.failures += st.failures;
       s.recoveries += st.recoveries;
       s.collision_us += st.collision_us;

@@ -1,0 +1,86 @@
+// The fallback chain of a contact solve (solve_contact_with_fallback): each stage answers
+// only through the original problem's acceptance check, the chain climbs in its order and
+// says which stage answered, and a problem no stage solves fails honestly.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "pivot/lcp.hpp"
+#include "support/shipped_problem.hpp"
+
+namespace pivot {
+namespace {
+
+ContactProblem soak(const char* name) {
+  return test::shipped_contact_problem(std::string("lcp/soak/") + name);
+}
+
+TEST(FallbackChain, EveryStageAnswersThroughTheOriginalCheck) {
+  const ContactProblem p = soak("block_stack_5_step4082.contact");
+  for (int k = 0; k < kFallbackStages; ++k) {
+    const FallbackStage stage = static_cast<FallbackStage>(k);
+    if (stage == FallbackStage::MergedDuplicates) continue;  // below: needs duplicates
+    const std::optional<LcpResult> r = solve_contact_stage(p, stage);
+    ASSERT_TRUE(r.has_value()) << to_string(stage);
+    ASSERT_EQ(r->status, LcpStatus::Solved) << to_string(stage);
+    EXPECT_TRUE(check_contact_solution(p, r->z).accepted) << to_string(stage);
+    EXPECT_EQ(r->w, contact_lcp_w(p, r->z)) << to_string(stage);  // the original's w
+  }
+  // Without duplicate contacts there is nothing to merge.
+  EXPECT_FALSE(solve_contact_stage(p, FallbackStage::MergedDuplicates).has_value());
+}
+
+TEST(FallbackChain, MergedDuplicatesSolveTheOriginalProblem) {
+  // The soak's duplicated mix: every contact written twice or more with identical columns.
+  // The standard method fails on this one; merged, the structural method answers it.
+  const ContactProblem p = soak("duplicated_seed_79.contact");
+  ASSERT_EQ(solve_contact(p, LcpMethod::Standard).status, LcpStatus::NumericalFailure);
+  const std::optional<LcpResult> r = solve_contact_stage(p, FallbackStage::MergedDuplicates);
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->status, LcpStatus::Solved);
+  EXPECT_TRUE(check_contact_solution(p, r->z).accepted);
+  EXPECT_EQ(r->z.size(), p.lcp_size());
+}
+
+TEST(FallbackChain, StandardMethodIsRescuedByTheStructuralStage) {
+  // The ten-block tower at 15.45 s: the standard method fails, the chain's first stage
+  // answers.
+  const ContactProblem p = soak("block_tower_10_step1545.contact");
+  const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Standard);
+  ASSERT_EQ(r.result.status, LcpStatus::Solved);
+  ASSERT_TRUE(r.rescued_by.has_value());
+  EXPECT_EQ(*r.rescued_by, FallbackStage::Structural);
+  EXPECT_EQ(r.attempts, 1);
+  EXPECT_TRUE(check_contact_solution(p, r.result.z).accepted);
+  EXPECT_GT(r.result.pivots, solve_contact_stage(p, FallbackStage::Structural)->pivots)
+      << "the pivots of every attempt";
+}
+
+TEST(FallbackChain, TowerStepNoMethodSolvesIsRescuedByThePerturbedCover) {
+  // block_tower_10_step13122 (SoakRegressionOpen): every method ends in a numerical failure;
+  // the structural stage fails too, and the perturbed covering vector finds a path.
+  const ContactProblem p = soak("block_tower_10_step13122.contact");
+  const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Reduced);
+  ASSERT_EQ(r.result.status, LcpStatus::Solved);
+  ASSERT_TRUE(r.rescued_by.has_value());
+  EXPECT_EQ(*r.rescued_by, FallbackStage::PerturbedCover);
+  EXPECT_EQ(r.attempts, 2);
+  EXPECT_TRUE(check_contact_solution(p, r.result.z).accepted);
+}
+
+TEST(FallbackChain, AProblemNoStageSolvesFailsWithTheMethodsOwnStatus) {
+  // large_mu_seed_27 (mu ~ 1000): only the reduced method solves it within the default
+  // pivot budget (2050); asked with the structural method, every stage runs out. The same
+  // holds at 300, which keeps the test short.
+  const ContactProblem p = soak("large_mu_seed_27.contact");
+  LemkeOptions options;
+  options.max_pivots = 300;
+  const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Structural, options);
+  EXPECT_EQ(r.result.status, LcpStatus::PivotLimit);
+  EXPECT_FALSE(r.rescued_by.has_value());
+  EXPECT_EQ(r.attempts, 3);  // perturbed cover, regularised, standard (no duplicates)
+}
+
+}  // namespace
+}  // namespace pivot
