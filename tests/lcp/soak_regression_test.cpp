@@ -170,5 +170,17 @@ TEST(SoakRegressionOpen, TenBlockTowerAfter131sEveryMethodFailsHonestly) {
   // methods themselves are what this test holds open.
 }
 
+// With the fallback chain the tower stands until 1052.68 s (`pivot run
+// scenes/block_tower_10.json --duration 3600` at dfd7d6a: 251 islands rescued, then this
+// step); no method and no stage solves it. Held to that, as above.
+TEST(SoakRegressionOpen, TenBlockTowerAfter1052sNoFallbackStageSolves) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/block_tower_10_step105268.contact");
+  const FallbackResult r = solve_contact_with_fallback(p, kReduced);
+  EXPECT_NE(r.result.status, LcpStatus::Solved);
+  EXPECT_FALSE(r.rescued_by.has_value());
+  EXPECT_EQ(r.attempts, kFallbackStages - 1);  // no duplicates to merge
+}
+
 }  // namespace
 }  // namespace pivot
