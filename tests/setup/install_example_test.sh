@@ -2,12 +2,16 @@
 # The installed package works for a project of its own: installs the build into a fresh
 # prefix, configures and builds examples/cpp with only find_package(pivot), runs it on a
 # resting stack and checks that its contact impulses carry the stack's weight for one step.
-#   install_example_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CXX_COMPILER
+# With PYTHON (the build has the module), also imports the module installed in the
+# prefix's SITE folder.
+#   install_example_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CXX_COMPILER [PYTHON SITE]
 set -euo pipefail
 source_dir="${1:?usage: install_example_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CXX_COMPILER}"
 build_dir="${2:?}"
 work="${3:?}"
 cxx="${4:?}"
+python="${5:-}"
+site="${6:-}"
 rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
@@ -26,3 +30,8 @@ weight=$(sed -n 's/^weight x h *//p' "$work/out.txt" | cut -d' ' -f1)
 awk -v a="$ground" -v b="$weight" 'BEGIN { d = a - b; if (d < 0) d = -d;
   if (!(b > 0 && d <= 1e-9 * b)) { print "ground " a " N s, weight x h " b " N s"; exit 1 } }'
 echo "installed package builds and runs examples/cpp"
+if [[ -n "$python" ]]; then
+  PYTHONPATH="$work/prefix/$site" "$python" -c \
+    'import pivot, sys; assert pivot.__file__.startswith(sys.argv[1]), pivot.__file__; print("installed module", pivot.__file__)' \
+    "$work/prefix/"
+fi
