@@ -39,6 +39,14 @@ py::array_t<double> read_rows(const py::handle& value, std::size_t rows, std::si
 // Reads a 3-vector of finite numbers.
 Vec3 read_vec3(const py::handle& value, const std::string& what);
 
+// The names of bodies or materials, in order.
+template <class Named>
+py::list names_of(const std::vector<Named>& items) {
+  py::list names;
+  for (const Named& item : items) names.append(item.name);
+  return names;
+}
+
 // A body or material given by name or index, as an index into items (each has a .name);
 // KeyError "no body named 'x' in the scene", IndexError "no body 7 in a scene of 3".
 template <class Named>

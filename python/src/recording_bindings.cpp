@@ -108,7 +108,9 @@ void bind_recording(py::module_& m) {
            "Flushes, closes and renames the files into place.")
       .def("abandon", &RecordingWriterHandle::abandon,
            "Removes the temporary files; the old files at path stay as they were.")
-      .def_property_readonly("frames", [](RecordingWriterHandle& h) { return h.writer().frames(); })
+      .def_property_readonly(
+          "frames", [](RecordingWriterHandle& h) { return h.writer().frames(); },
+          "Frames recorded so far.")
       .def(
           "__enter__", [](RecordingWriterHandle& h) -> RecordingWriterHandle& { return h; },
           py::return_value_policy::reference)
@@ -124,7 +126,9 @@ void bind_recording(py::module_& m) {
 
   py::class_<Recording>(m, "Recording",
                         "A recording read back: F frames of B bodies (read_recording).")
-      .def_property_readonly("body_names", [](const Recording& r) { return r.info.bodies; })
+      .def_property_readonly(
+          "body_names", [](const Recording& r) { return r.info.bodies; },
+          "Body names, in the order of the arrays' second axis.")
       .def_property_readonly(
           "info",
           [](const Recording& r) {

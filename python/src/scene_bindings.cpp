@@ -33,15 +33,11 @@ void bind_scene(py::module_& m) {
   py::class_<LoadedScene>(m, "Scene",
                           "A scene: materials, bodies with their initial states, settings and\n"
                           "scripted wrenches (docs/scene-format.md). Immutable; a World steps it.")
-      .def_property_readonly("description",
-                             [](const LoadedScene& s) { return s.scene.description; })
       .def_property_readonly(
-          "body_names",
-          [](const LoadedScene& s) {
-            py::list names;
-            for (const Body& b : s.scene.bodies) names.append(b.name);
-            return names;
-          },
+          "description", [](const LoadedScene& s) { return s.scene.description; },
+          "The scene file's own description.")
+      .def_property_readonly(
+          "body_names", [](const LoadedScene& s) { return names_of(s.scene.bodies); },
           "Body names, in the order of every per-body array.")
       .def_property_readonly(
           "fixed",
@@ -61,12 +57,9 @@ void bind_scene(py::module_& m) {
             return mass;
           },
           "(B,) body masses [kg]; 0 for fixed bodies.")
-      .def_property_readonly("material_names",
-                             [](const LoadedScene& s) {
-                               py::list names;
-                               for (const Material& mat : s.scene.materials) names.append(mat.name);
-                               return names;
-                             })
+      .def_property_readonly(
+          "material_names", [](const LoadedScene& s) { return names_of(s.scene.materials); },
+          "Material names (World.set_material_friction takes them).")
       .def_property_readonly(
           "time_step", [](const LoadedScene& s) { return s.scene.settings.time_step_s; },
           "The scene's time step h [s].")

@@ -61,13 +61,15 @@ void bind_solvers(py::module_& m) {
                         "'numerical_failure'; anything but solved means z is not (known to be) a\n"
                         "solution. z and w have the LCP's size (a contact problem's n(2+d):\n"
                         "theta, phi, lambda, then their w).")
-      .def_property_readonly("status",
-                             [](const LcpResult& r) { return std::string(to_string(r.status)); })
-      .def_property_readonly("solved",
-                             [](const LcpResult& r) { return r.status == LcpStatus::Solved; })
-      .def_readonly("z", &LcpResult::z)
-      .def_readonly("w", &LcpResult::w)
-      .def_readonly("pivots", &LcpResult::pivots)
+      .def_property_readonly(
+          "status", [](const LcpResult& r) { return std::string(to_string(r.status)); },
+          "'solved', 'secondary_ray', 'pivot_limit' or 'numerical_failure'")
+      .def_property_readonly(
+          "solved", [](const LcpResult& r) { return r.status == LcpStatus::Solved; },
+          "status == 'solved'")
+      .def_readonly("z", &LcpResult::z, "(n,) the solution when solved")
+      .def_readonly("w", &LcpResult::w, "(n,) M z + q")
+      .def_readonly("pivots", &LcpResult::pivots, "Lemke pivots taken")
       .def_readonly("solve_time_us", &LcpResult::solve_time_us, "wall time of the solve")
       .def("__repr__", [](const LcpResult& r) {
         return std::string("<pivot.LcpResult: ") + to_string(r.status) + ", " +

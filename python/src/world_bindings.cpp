@@ -110,7 +110,7 @@ double read_friction(double mu) {
 
 void bind_world(py::module_& m) {
   py::class_<StepStats>(m, "StepStats", "What one step did (World.step returns the last one's).")
-      .def_readonly("contacts", &StepStats::contacts)
+      .def_readonly("contacts", &StepStats::contacts, "convex contacts found at the step's start")
       .def_readonly("groups", &StepStats::groups, "nonconvex contact groups")
       .def_readonly("islands", &StepStats::islands, "islands with at least one contact")
       .def_readonly("pivots", &StepStats::pivots, "Lemke pivots, summed over islands")
@@ -121,10 +121,10 @@ void bind_world(py::module_& m) {
       .def_readonly("failures", &StepStats::failures,
                     "islands no method solved (on_failure='continue' only)")
       .def_readonly("max_penetration", &StepStats::max_penetration_m, "[m]")
-      .def_readonly("collision_us", &StepStats::collision_us)
-      .def_readonly("assembly_us", &StepStats::assembly_us)
-      .def_readonly("solve_us", &StepStats::solve_us)
-      .def_readonly("integrate_us", &StepStats::integrate_us)
+      .def_readonly("collision_us", &StepStats::collision_us, "stage wall time [us]: collision")
+      .def_readonly("assembly_us", &StepStats::assembly_us, "stage wall time [us]: LCP assembly")
+      .def_readonly("solve_us", &StepStats::solve_us, "stage wall time [us]: Lemke solves")
+      .def_readonly("integrate_us", &StepStats::integrate_us, "stage wall time [us]: integration")
       .def("__repr__", [](const StepStats& s) {
         return "<pivot.StepStats: " + std::to_string(s.contacts) + " contacts, " +
                std::to_string(s.pivots) + " pivots>";
@@ -137,21 +137,23 @@ void bind_world(py::module_& m) {
       "body_a, gaps (C,) signed [m], body_a/body_b (C,) body indices (body_a never\n"
       "fixed), normal_impulses (C,) theta [N s] and friction_impulses (C,3) world\n"
       "frame [N s]. groups counts the nonconvex groups (not in the rows).")
-      .def_readonly("points", &Contacts::points)
-      .def_readonly("normals", &Contacts::normals)
-      .def_readonly("gaps", &Contacts::gaps)
-      .def_readonly("body_a", &Contacts::body_a)
-      .def_readonly("body_b", &Contacts::body_b)
-      .def_readonly("normal_impulses", &Contacts::normal_impulses)
-      .def_readonly("friction_impulses", &Contacts::friction_impulses)
-      .def_readonly("groups", &Contacts::groups)
+      .def_readonly("points", &Contacts::points, "(C,3) on body_b's surface, world frame [m]")
+      .def_readonly("normals", &Contacts::normals, "(C,3) unit, from body_b toward body_a")
+      .def_readonly("gaps", &Contacts::gaps, "(C,) signed gap: > 0 apart, < 0 penetrating [m]")
+      .def_readonly("body_a", &Contacts::body_a, "(C,) body index, never a fixed body")
+      .def_readonly("body_b", &Contacts::body_b, "(C,) body index")
+      .def_readonly("normal_impulses", &Contacts::normal_impulses,
+                    "(C,) theta along the normal [N s]; / h: mean force")
+      .def_readonly("friction_impulses", &Contacts::friction_impulses, "(C,3) world frame [N s]")
+      .def_readonly("groups", &Contacts::groups,
+                    "nonconvex groups of the step (their sides have no row)")
       .def("__len__", [](const Contacts& c) { return c.gaps.size(); });
 
   py::class_<WorldState>(m, "State",
                          "A copy of everything that changes in a world: time, step count and the\n"
                          "bodies' poses and velocities (World.get_state / set_state).")
       .def_readwrite("time", &WorldState::time_s, "[s]")
-      .def_readwrite("step", &WorldState::step)
+      .def_readwrite("step", &WorldState::step, "steps taken")
       .def_property(
           "positions", &positions,
           [](WorldState& s, const py::handle& v) {
@@ -178,7 +180,8 @@ void bind_world(py::module_& m) {
             });
           },
           "(B,3) angular velocities, world frame [rad/s].")
-      .def("copy", [](const WorldState& s) { return s; });
+      .def(
+          "copy", [](const WorldState& s) { return s; }, "An independent copy.");
 
   py::class_<World>(m, "World",
                     "The simulation: a scene's bodies moved by Stewart-Trinkle time steps whose\n"
@@ -215,7 +218,9 @@ void bind_world(py::module_& m) {
            "Back to the scene's initial state; applied wrenches are cleared.")
       .def_property_readonly(
           "time", [](const World& w) { return w.state().time_s; }, "[s]")
-      .def_property_readonly("step_count", [](const World& w) { return w.state().step; })
+      .def_property_readonly(
+          "step_count", [](const World& w) { return w.state().step; },
+          "Steps taken since construction or reset().")
       .def("energy", &World::energy_j,
            "Kinetic plus potential energy in gravity (zero at the origin) [J].")
       .def_property_readonly(
@@ -224,12 +229,9 @@ void bind_world(py::module_& m) {
             return LoadedScene{w.scene(), {}};
           },
           "The scene with the current settings and materials (a copy).")
-      .def_property_readonly("body_names",
-                             [](const World& w) {
-                               py::list names;
-                               for (const Body& b : w.scene().bodies) names.append(b.name);
-                               return names;
-                             })
+      .def_property_readonly(
+          "body_names", [](const World& w) { return names_of(w.scene().bodies); },
+          "Body names, in the order of every per-body array.")
       .def_property_readonly("stats", &World::last_stats, "The last step's StepStats.")
       .def_property_readonly(
           "positions", [](const World& w) { return positions(w.state()); },

@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pivot
+import pytest
 
 SCENES = ["peg_in_hole.json", "block_stack_rotated_5.json"]
 STEPS = 200
@@ -72,3 +73,21 @@ def test_step_releases_the_gil(scenes):
     # hand it over); released, it ticks about every millisecond, some 200 times.
     assert elapsed > 0.05, "the run is too short to tell"
     assert during >= 10
+
+
+def test_ctrl_c_stops_a_long_step(scenes):
+    # KeyboardInterrupt reaches a step(n) running with the GIL released: it is checked
+    # between steps (every 1024), and the world keeps the steps it finished.
+    import _thread
+
+    world = pivot.World(pivot.load_scene(str(scenes / "block_stack_rotated_5.json")))
+    timer = threading.Timer(0.05, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            world.step(10_000_000)  # about an hour
+    finally:
+        timer.cancel()
+    assert 0 < world.step_count < 10_000_000
+    assert world.step_count % 1024 == 0
+    world.step()  # still usable
