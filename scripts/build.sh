@@ -3,9 +3,8 @@
 #   scripts/build.sh run       -> build/          (Release, the programs only: needs none of
 #                                                  the test packages; scripts/run.sh)
 #   scripts/build.sh release   -> build/          (Release, programs, tests and benchmarks)
-#   scripts/build.sh asan      -> build-asan/     (RelWithDebInfo + ASan + UBSan, no benchmarks,
-#                                                  no Python module: python3 would need the
-#                                                  ASan runtime preloaded)
+#   scripts/build.sh asan      -> build-asan/     (RelWithDebInfo + ASan + UBSan, no benchmarks;
+#                                                  the Python tests preload the ASan runtime)
 #   scripts/build.sh fuzz      -> build-fuzz/     (clang-14 libFuzzer targets of fuzz/, ASan + UBSan)
 #   scripts/build.sh soak      -> build-soak/     (Release, lcp_soak and scene_soak only;
 #                                                  docs/robustness.md)
@@ -20,8 +19,7 @@ targets=()
 case "$flavour" in
   run)     dir=build;      args=(-DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DPIVOT_BUILD_BENCH=OFF) ;;
   release) dir=build;      args=(-DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DPIVOT_BUILD_BENCH=ON) ;;
-  asan)    dir=build-asan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIVOT_SANITIZE=ON -DPIVOT_BUILD_BENCH=OFF
-                                 -DPIVOT_BUILD_PYTHON=OFF) ;;
+  asan)    dir=build-asan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIVOT_SANITIZE=ON -DPIVOT_BUILD_BENCH=OFF) ;;
   fuzz)    dir=build-fuzz; targets=(--target fuzz)
            args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIVOT_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14
                  -DCMAKE_C_COMPILER=clang-14 -DBUILD_TESTING=OFF -DPIVOT_BUILD_VIEWER=OFF

@@ -3,8 +3,8 @@
 # prefix, configures and builds examples/cpp with only find_package(pivot), runs it on a
 # resting stack and checks that its contact impulses carry the stack's weight for one step.
 # With PYTHON (the build has the module), also imports the module installed in the
-# prefix's SITE folder.
-#   install_example_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CXX_COMPILER [PYTHON SITE]
+# prefix's SITE folder, with PRELOAD (the sanitizer runtimes of a sanitized build) preloaded.
+#   install_example_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CXX_COMPILER [PYTHON SITE [PRELOAD]]
 set -euo pipefail
 source_dir="${1:?usage: install_example_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CXX_COMPILER}"
 build_dir="${2:?}"
@@ -12,6 +12,7 @@ work="${3:?}"
 cxx="${4:?}"
 python="${5:-}"
 site="${6:-}"
+preload="${7:-}"
 rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
@@ -31,7 +32,7 @@ awk -v a="$ground" -v b="$weight" 'BEGIN { d = a - b; if (d < 0) d = -d;
   if (!(b > 0 && d <= 1e-9 * b)) { print "ground " a " N s, weight x h " b " N s"; exit 1 } }'
 echo "installed package builds and runs examples/cpp"
 if [[ -n "$python" ]]; then
-  PYTHONPATH="$work/prefix/$site" "$python" -c \
+  LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$work/prefix/$site" "$python" -c \
     'import pivot, sys; assert pivot.__file__.startswith(sys.argv[1]), pivot.__file__; print("installed module", pivot.__file__)' \
     "$work/prefix/"
 fi
