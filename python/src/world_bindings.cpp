@@ -75,14 +75,18 @@ void set_rows(WorldState* s, const py::handle& value, size_t cols, const char* w
 }
 
 void set_orientations(WorldState* s, const py::handle& value) {
-  set_rows(s, value, 4, "orientations", [](BodyState* b, const double* q) {
-    const Quat quat(q[0], q[1], q[2], q[3]);
-    // Round-off from a user's arithmetic is fine; anything else is a mistake to report.
-    if (std::abs(quat.norm() - 1.0) > 1e-6) {
+  const py::array_t<double> a = read_rows(value, s->bodies.size(), 4, "orientations");
+  // All checked before any is written, so a refused array leaves the state as it was.
+  // Round-off from a user's arithmetic is fine; anything else is a mistake to report.
+  for (size_t i = 0; i < s->bodies.size(); ++i) {
+    if (std::abs(Eigen::Map<const Eigen::Vector4d>(a.data() + 4 * i).norm() - 1.0) > 1e-6) {
       throw py::value_error("orientations must be unit quaternions (w, x, y, z)");
     }
-    b->pose.orientation = quat.normalized();
-  });
+  }
+  for (size_t i = 0; i < s->bodies.size(); ++i) {
+    const double* q = a.data() + 4 * i;
+    s->bodies[i].pose.orientation = Quat(q[0], q[1], q[2], q[3]).normalized();
+  }
 }
 
 StepStats step_world(World& world, long n, RecordingWriterHandle* recorder) {

@@ -70,8 +70,12 @@ def test_state_of_another_scene_is_refused_with_libpivots_message(scenes):
     with pytest.raises(ValueError, match="^state has 6 bodies, the scene 3$"):
         two.set_state(five.get_state())
     state = two.get_state()
+    quaternions = state.orientations
+    quaternions[2] = (2.0, 0.0, 0.0, 0.0)  # the last one wrong: nothing may be written
+    quaternions[1] = (0.0, 1.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="unit quaternions"):
-        state.orientations = np.zeros((3, 4))
+        state.orientations = quaternions
+    np.testing.assert_array_equal(state.orientations[1], (1.0, 0.0, 0.0, 0.0))
 
 
 def test_solver_failure_carries_the_problem_file(tmp_path, scenes):
