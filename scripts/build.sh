@@ -3,7 +3,8 @@
 #   scripts/build.sh run       -> build/          (Release, the programs only: needs none of
 #                                                  the test packages; scripts/run.sh)
 #   scripts/build.sh release   -> build/          (Release, programs, tests and benchmarks)
-#   scripts/build.sh asan      -> build-asan/     (RelWithDebInfo + ASan + UBSan, no benchmarks)
+#   scripts/build.sh asan      -> build-asan/     (RelWithDebInfo + ASan + UBSan, no benchmarks;
+#                                                  the Python tests preload the ASan runtime)
 #   scripts/build.sh fuzz      -> build-fuzz/     (clang-14 libFuzzer targets of fuzz/, ASan + UBSan)
 #   scripts/build.sh soak      -> build-soak/     (Release, lcp_soak and scene_soak only;
 #                                                  docs/robustness.md)
@@ -22,7 +23,7 @@ case "$flavour" in
   fuzz)    dir=build-fuzz; targets=(--target fuzz)
            args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIVOT_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14
                  -DCMAKE_C_COMPILER=clang-14 -DBUILD_TESTING=OFF -DPIVOT_BUILD_VIEWER=OFF
-                 -DPIVOT_BUILD_BENCH=OFF) ;;
+                 -DPIVOT_BUILD_BENCH=OFF -DPIVOT_BUILD_PYTHON=OFF) ;;
   soak)    dir=build-soak; targets=(--target lcp_soak scene_soak)
            args=(-DCMAKE_BUILD_TYPE=Release -DPIVOT_BUILD_VIEWER=OFF -DBUILD_TESTING=OFF) ;;
   *) echo "build.sh: unknown flavour '$flavour' (run | release | asan | fuzz | soak)" >&2; exit 2 ;;

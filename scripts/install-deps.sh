@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh            build + run packages (scripts/run.sh)
 #   scripts/install-deps.sh --test     also what the test suite needs (GoogleTest, Google
 #                                      Benchmark, Xvfb, Mesa, ffmpeg for the viewer's video
-#                                      export, clang fuzzing)
+#                                      export, clang fuzzing, pytest, matplotlib and
+#                                      pandas for the Python module's tests and examples)
 set -euo pipefail
 
 packages=(
@@ -12,10 +13,11 @@ packages=(
   libeigen3-dev libccd-dev libfcl-dev
   libglfw3-dev libgl-dev libimgui-dev libstb-dev python3-glad
   nlohmann-json3-dev libcli11-dev
+  pybind11-dev python3-dev python3-numpy
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev libbenchmark-dev xvfb xauth libgl1-mesa-dri ffmpeg clang-14
-             libclang-rt-14-dev)
+             libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas)
 fi
 
 missing=()
