@@ -55,6 +55,7 @@ class StepStats:
     pivots: int
     warm_starts: int
     fallbacks: int
+    rescues: dict[str, int]
     recoveries: int
     failures: int
     max_penetration: float  # [m]

@@ -120,7 +120,19 @@ void bind_world(py::module_& m) {
       .def_readonly("pivots", &StepStats::pivots, "Lemke pivots, summed over islands")
       .def_readonly("warm_starts", &StepStats::warm_starts,
                     "islands answered by the previous step's basis (no pivot)")
-      .def_readonly("fallbacks", &StepStats::fallbacks, "solves repeated with the standard method")
+      .def_readonly("fallbacks", &StepStats::fallbacks,
+                    "solves the scene's method failed, handed to the fallback chain")
+      .def_property_readonly(
+          "rescues",
+          [](const StepStats& s) {
+            py::dict out;
+            for (int k = 0; k < kFallbackStages; ++k) {
+              out[to_string(static_cast<FallbackStage>(k))] = s.rescues[k];
+            }
+            return out;
+          },
+          "islands each fallback stage answered: {'structural': n, 'perturbed_cover': n, "
+          "'merged_duplicates': n, 'regularised': n, 'standard': n}")
       .def_readonly("recoveries", &StepStats::recoveries, "islands pushed out of a penetration")
       .def_readonly("failures", &StepStats::failures,
                     "islands no method solved (on_failure='continue' only)")
