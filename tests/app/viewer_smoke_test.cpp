@@ -3,16 +3,17 @@
 // recording.
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "pivot/recording.hpp"
 
@@ -28,10 +29,19 @@ std::string temp_path(const std::string& name) {
 // LeakSanitizer reports from an "<unknown module>" that no suppression can name. Leak
 // checking is therefore off for the viewer process only; libpivot's code is leak-checked
 // by the unit tests, and the viewer stays under AddressSanitizer and UBSan.
+//
+// Each session gets its own configuration directory (XDG_CONFIG_HOME), empty unless the
+// test passes one, so no session sees the panel layout another one (or the user) saved.
 int run_viewer(const std::string& args, const std::string& stderr_file = "/dev/null",
-               const std::string& stdout_file = "/dev/null") {
+               const std::string& stdout_file = "/dev/null", std::string config_dir = "") {
+  static int sessions = 0;
+  if (config_dir.empty()) {
+    config_dir = temp_path("config_" + std::to_string(++sessions));
+    std::filesystem::remove_all(config_dir);
+  }
   const char* asan = std::getenv("ASAN_OPTIONS");
-  const std::string env = "ASAN_OPTIONS=" + std::string(asan ? asan : "") + ":detect_leaks=0 ";
+  const std::string env = "ASAN_OPTIONS=" + std::string(asan ? asan : "") + ":detect_leaks=0 " +
+                          "XDG_CONFIG_HOME=" + config_dir + " ";
   const std::string command = env + PIVOT_XVFB_RUN + " -a -s '-screen 0 1280x800x24' " +
                               PIVOT_VIEWER_PATH + " " + args + " 2>" + stderr_file + " >" +
                               stdout_file;
@@ -290,4 +300,115 @@ TEST(ViewerSession, ScriptActionsWithWrongWordsNameTheForms) {
   EXPECT_NE(read_text(err).find(replay + ":2: cannot replay '/nonexistent/rec.csv': "),
             std::string::npos)
       << read_text(err);
+}
+
+namespace {
+
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+};
+
+// What a script's `print panels` wrote: the window's size and each panel's rectangle.
+struct PrintedPanels {
+  double width = 0, height = 0;
+  std::map<std::string, Rect> panels;
+};
+
+// One entry per `print panels`.
+std::vector<PrintedPanels> printed_panels(const std::string& text) {
+  std::vector<PrintedPanels> prints;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (kind == "window") {
+      prints.emplace_back();
+      words >> prints.back().width >> prints.back().height;
+    }
+    if (kind != "panel" || prints.empty()) continue;
+    // Names may hold spaces ("Help (F1)"): the last four words are the rectangle.
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (w.size() < 5) continue;
+    std::string name = w[0];
+    for (size_t k = 1; k + 4 < w.size(); ++k) name += " " + w[k];
+    const size_t n = w.size();
+    prints.back().panels[name] = {std::stod(w[n - 4]), std::stod(w[n - 3]), std::stod(w[n - 2]),
+                                  std::stod(w[n - 1])};
+  }
+  return prints;
+}
+
+}  // namespace
+
+TEST(ViewerLayout, EveryPanelFitsInTheSmallestWindow) {
+  // The fullest layout: a scene playing, a replay open (its panel grows), the help shown.
+  const std::string csv = temp_path("layout.csv");
+  const std::string out = temp_path("layout.out");
+  const std::string script = write_script(
+      "layout_session.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
+                                "/scenes/peg_in_hole.json\n"
+                                "wait 2\n"
+                                "print panels\n"
+                                "record start " +
+                                csv +
+                                "\n"
+                                "step 30\n"
+                                "record stop\n"
+                                "print panels     # the stats panel grew with the plots\n"
+                                "replay open " +
+                                csv +
+                                "\n"
+                                "replay frame 20\n"
+                                "print panels     # the replay panel grew with its timeline\n"
+                                "wait 5\n"
+                                "print panels\n"
+                                "quit\n");
+  ASSERT_EQ(run_viewer("--size 1024 --script " + script, "/dev/null", out), 0);
+  const std::vector<PrintedPanels> prints = printed_panels(read_text(out));
+  ASSERT_EQ(prints.size(), 4u) << read_text(out);
+  for (const char* name : {"Controls", "Stats", "Scenes", "Replay"}) {
+    EXPECT_EQ(prints.back().panels.count(name), 1u) << name << " not drawn:\n" << read_text(out);
+  }
+  for (const PrintedPanels& printed : prints) {
+    ASSERT_EQ(printed.width, 1024);
+    ASSERT_EQ(printed.height, 640);
+    for (const auto& [name, r] : printed.panels) {
+      EXPECT_GE(r.x, 0) << name;
+      EXPECT_GE(r.y, 0) << name;
+      EXPECT_LE(r.x + r.w, printed.width) << name << " extends past the right edge";
+      EXPECT_LE(r.y + r.h, printed.height) << name << " extends past the bottom edge";
+    }
+  }
+}
+
+TEST(ViewerLayout, PanelsAreRememberedInTheConfigDirectoryAndKeptInside) {
+  const std::string config = temp_path("layout_config");
+  std::filesystem::remove_all(config);
+  const std::string ini = config + "/pivot/imgui.ini";
+  const std::string out = temp_path("layout_remembered.out");
+  const std::string script = write_script("layout_remembered.txt", "load " + box_scene() +
+                                                                       "\n"
+                                                                       "wait 5\n"
+                                                                       "print panels\n"
+                                                                       "quit\n");
+  ASSERT_EQ(run_viewer("--size 1024 --script " + script, "/dev/null", out, config), 0);
+  const std::string saved = read_text(ini);
+  ASSERT_NE(saved.find("[Window][Stats]"), std::string::npos) << "no layout saved at " << ini;
+
+  // The user moved Controls, and dragged Stats half out of the window (or it was placed in
+  // a larger one): Controls comes back where it was left, Stats inside the window.
+  std::ofstream(ini) << "[Window][Controls]\nPos=200,150\nSize=300,300\nCollapsed=0\n\n"
+                        "[Window][Stats]\nPos=900,600\nSize=330,200\nCollapsed=0\n";
+  ASSERT_EQ(run_viewer("--size 1024 --script " + script, "/dev/null", out, config), 0);
+  const std::vector<PrintedPanels> prints = printed_panels(read_text(out));
+  ASSERT_EQ(prints.size(), 1u) << read_text(out);
+  const PrintedPanels& printed = prints.front();
+  ASSERT_EQ(printed.panels.count("Controls"), 1u) << read_text(out);
+  EXPECT_EQ(printed.panels.at("Controls").x, 200);
+  EXPECT_EQ(printed.panels.at("Controls").y, 150);
+  const Rect stats = printed.panels.at("Stats");
+  EXPECT_LE(stats.x + stats.w, 1024);
+  EXPECT_LE(stats.y + stats.h, 640);
 }

@@ -9,7 +9,19 @@
 
 namespace pivot::viewer {
 
+bool ViewerApp::begin_panel(const char* name, bool* open, int flags) {
+  current_panel_ = name;
+  fit_next_panel_in_display(name, flags);
+  return ImGui::Begin(name, open, flags);
+}
+
+void ViewerApp::end_panel() {
+  panel_rects_[current_panel_] = current_panel_rect();
+  ImGui::End();
+}
+
 void ViewerApp::draw_panels() {
+  panel_rects_.clear();
   draw_controls_panel();
   draw_stats_panel();
   draw_scene_picker();
@@ -20,7 +32,7 @@ void ViewerApp::draw_panels() {
 void ViewerApp::draw_controls_panel() {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Controls");
+  begin_panel("Controls");
   if (!error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
     ImGui::TextWrapped("%s", error_.c_str());
@@ -28,7 +40,7 @@ void ViewerApp::draw_controls_panel() {
   }
   if (!world_) {
     ImGui::Text("No scene loaded.");
-    ImGui::End();
+    end_panel();
     return;
   }
   if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
@@ -120,7 +132,7 @@ void ViewerApp::draw_controls_panel() {
     ImGui::SameLine();
     ImGui::Text("%d frames to %s", video_.frames(), video_.path().c_str());
   }
-  ImGui::End();
+  end_panel();
 }
 
 void ViewerApp::draw_stats_panel() {
@@ -130,7 +142,7 @@ void ViewerApp::draw_stats_panel() {
   // Anchored by its top right corner: the panel sizes itself to its lines.
   ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width) - 10, 10), ImGuiCond_FirstUseEver,
                           ImVec2(1.0f, 0.0f));
-  ImGui::Begin("Stats", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  begin_panel("Stats", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   const StepStats& st = world_->last_stats();
   ImGui::Text("t = %.3f s  (step %lld)", world_->state().time_s,
               static_cast<long long>(world_->state().step));
@@ -148,7 +160,7 @@ void ViewerApp::draw_stats_panel() {
     ImGui::PlotLines("energy [J]", energy_history_.data(), static_cast<int>(energy_history_.size()), 0,
                      nullptr, FLT_MAX, FLT_MAX, ImVec2(0, 50));
   }
-  ImGui::End();
+  end_panel();
 }
 
 void ViewerApp::draw_scene_picker() {
@@ -156,7 +168,7 @@ void ViewerApp::draw_scene_picker() {
   glfwGetWindowSize(window_, &width, &height);
   ImGui::SetNextWindowPos(ImVec2(10, static_cast<float>(height) - 170), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(300, 160), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Scenes");
+  begin_panel("Scenes");
   const std::filesystem::path dir = scene_path_.empty()
                                         ? std::filesystem::path("scenes")
                                         : std::filesystem::path(scene_path_).parent_path();
@@ -177,12 +189,12 @@ void ViewerApp::draw_scene_picker() {
   ImGui::InputText("##path", path_buffer_, sizeof(path_buffer_));
   ImGui::SameLine();
   if (ImGui::Button("Open")) load(path_buffer_);
-  ImGui::End();
+  end_panel();
 }
 
 void ViewerApp::draw_help_overlay() {
   ImGui::SetNextWindowPos(ImVec2(320, 10), ImGuiCond_Always);
-  ImGui::Begin("Help (F1)", &show_help_, ImGuiWindowFlags_AlwaysAutoResize);
+  begin_panel("Help (F1)", &show_help_, ImGuiWindowFlags_AlwaysAutoResize);
   ImGui::Text("Space        play / pause");
   ImGui::Text("Right arrow  single step");
   ImGui::Text("Left arrow   step back");
@@ -194,7 +206,7 @@ void ViewerApp::draw_help_overlay() {
   ImGui::Text("I/K J/L U/O  nudge the grabbed body (or the peg): ahead/back,");
   ImGui::Text("             left/right, up/down, with a force of its weight");
   ImGui::Text("Replay       Space play/pause, arrows step through the frames");
-  ImGui::End();
+  end_panel();
 }
 
 }  // namespace pivot::viewer

@@ -7,6 +7,7 @@
 //   drag BODY X Y Z (the hand holds BODY's centre of mass at world point X Y Z) | drag off
 //   nudge +x|-x|+y|-y|+z|-z|off (a push of the nudged body's weight, held until off)
 //   video start FILE | video stop | print state (each body's position on stdout)
+//   print panels (the window's size and each panel's rectangle drawn in the last frame)
 //   replay open FILE | replay frame N | replay play | replay pause | replay close
 // '#' starts a comment. Errors name the file and line.
 #pragma once

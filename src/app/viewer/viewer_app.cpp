@@ -168,7 +168,8 @@ void ViewerApp::run_script_action() {
   };
   if (a.verb == "load") {
     if (!load(a.args[0])) fail("cannot load '" + a.args[0] + "': " + error_);
-  } else if (!world_ && a.verb != "quit" && a.verb != "wait" && a.verb != "screenshot") {
+  } else if (!world_ && a.verb != "quit" && a.verb != "wait" && a.verb != "screenshot" &&
+             !(a.verb == "print" && a.args[0] == "panels")) {
     fail("no scene loaded");
   } else if (a.verb == "set") {
     if (!set_setting(a.args[0], a.args[1])) fail("cannot set " + a.args[0] + " to '" + a.args[1] + "'");
@@ -245,6 +246,15 @@ void ViewerApp::run_script_action() {
     } else {
       close_replay();
     }
+  } else if (a.verb == "print" && a.args[0] == "panels") {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    std::printf("window %g %g\n", static_cast<double>(display.x), static_cast<double>(display.y));
+    for (const auto& [name, r] : panel_rects_) {
+      std::printf("panel %s %g %g %g %g\n", name.c_str(), static_cast<double>(r.x),
+                  static_cast<double>(r.y), static_cast<double>(r.width),
+                  static_cast<double>(r.height));
+    }
+    std::fflush(stdout);
   } else if (a.verb == "print") {
     const WorldState& state = world_->state();
     std::printf("state step %lld t %.9g\n", static_cast<long long>(state.step), state.time_s);

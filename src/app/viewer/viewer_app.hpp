@@ -10,12 +10,14 @@
 // clang-format on
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "camera.hpp"
+#include "layout.hpp"
 #include "pivot/hand_spring.hpp"
 #include "pivot/recording.hpp"
 #include "pivot/world.hpp"
@@ -78,6 +80,10 @@ class ViewerApp {
   void draw_stats_panel();
   void draw_scene_picker();
   void draw_help_overlay();
+  // Every panel is drawn between these two: begin_panel() keeps it inside the window
+  // (layout.hpp), end_panel() records where it was drawn (for `print panels`).
+  bool begin_panel(const char* name, bool* open = nullptr, int flags = 0);
+  void end_panel();
   void start_recording(const std::string& path);
   void stop_recording();
   bool start_video(const std::string& path);
@@ -152,6 +158,9 @@ class ViewerApp {
   std::string error_;
   int exit_code_ = 0;
   char path_buffer_[512] = {0};
+
+  std::string current_panel_;
+  std::map<std::string, PanelRect> panel_rects_;  // the panels drawn in the last frame
 
   std::vector<float> solve_us_history_;
   std::vector<float> energy_history_;
