@@ -412,3 +412,69 @@ TEST(ViewerLayout, PanelsAreRememberedInTheConfigDirectoryAndKeptInside) {
   EXPECT_LE(stats.x + stats.w, 1024);
   EXPECT_LE(stats.y + stats.h, 640);
 }
+
+namespace {
+
+// The peg's blue (0.25, 0.55, 0.90), lit, in shade or seen through the grey block (about
+// (66, 88, 114) there): blue above red by 30 and above green by 10. The sky (199, 209, 224),
+// grey bodies, the grid and the red contact marks all fail it.
+bool is_peg_blue(const unsigned char* p) {
+  return p[2] >= p[0] + 30 && p[2] >= p[1] + 10 && !is_sky(p);
+}
+
+int peg_pixels_in(const Image& image, const Rect& r) {
+  int count = 0;
+  for (int y = std::max(0, static_cast<int>(r.y));
+       y < std::min(image.h, static_cast<int>(r.y + r.h)); ++y) {
+    for (int x = std::max(0, static_cast<int>(r.x));
+         x < std::min(image.w, static_cast<int>(r.x + r.w)); ++x) {
+      count += is_peg_blue(image.at(x, y)) ? 1 : 0;
+    }
+  }
+  return count;
+}
+
+// The rectangles a script's `print screen BODY` wrote, by body.
+std::map<std::string, Rect> printed_screen_rects(const std::string& text) {
+  std::map<std::string, Rect> rects;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string kind, name;
+    Rect r;
+    if (words >> kind >> name >> r.x >> r.y >> r.w >> r.h && kind == "screen") rects[name] = r;
+  }
+  return rects;
+}
+
+}  // namespace
+
+TEST(ViewerSeeThrough, ThePegShowsInsideTheBlockItsHoleHides) {
+  const std::string see = temp_path("see_through.png");
+  const std::string opaque = temp_path("opaque.png");
+  const std::string out = temp_path("see_through.out");
+  const std::string script =
+      write_script("see_through.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
+                                          "/scenes/peg_in_hole.json\n"
+                                          "step 40          # the peg half inserted\n"
+                                          "print screen block\n"
+                                          "screenshot " +
+                                          see +
+                                          "\n"
+                                          "alpha block 1\n"
+                                          "screenshot " +
+                                          opaque +
+                                          "\n"
+                                          "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const auto rects = printed_screen_rects(read_text(out));
+  ASSERT_EQ(rects.count("block"), 1u) << read_text(out);
+  const Rect block = rects.at("block");
+  // The block is drawn translucent by default (a container, see_through.hpp): the peg's
+  // shaft inside it shows. Opaque, only the peg's head above the block shows in the
+  // block's rectangle. The shaft is 0.1 m wide and 0.15 m deep in the block, about
+  // 90 x 150 px at the scene's camera: more than 8000 px must appear.
+  const int seen = peg_pixels_in(load_png(see), block);
+  const int hidden = peg_pixels_in(load_png(opaque), block);
+  EXPECT_GT(seen - hidden, 8000) << "translucent " << seen << ", opaque " << hidden;
+}

@@ -30,8 +30,11 @@ void ViewerApp::draw_panels() {
 }
 
 void ViewerApp::draw_controls_panel() {
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  // Down to the scene picker; the sections scroll when opened beyond that.
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, static_cast<float>(height) - 190), ImGuiCond_FirstUseEver);
   begin_panel("Controls");
   if (!error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
@@ -63,6 +66,15 @@ void ViewerApp::draw_controls_panel() {
   ImGui::SameLine();
   if (ImGui::Button("Reload")) load(scene_path_);
 
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
+    draw_simulation_section();
+  if (ImGui::CollapsingHeader("See through", ImGuiTreeNodeFlags_DefaultOpen)) draw_view_section();
+  if (ImGui::CollapsingHeader("Overlays", ImGuiTreeNodeFlags_DefaultOpen)) draw_overlays_section();
+  if (ImGui::CollapsingHeader("Record")) draw_record_section();
+  end_panel();
+}
+
+void ViewerApp::draw_simulation_section() {
   SceneSettings& s = world_->settings();
   float h_ms = static_cast<float>(1000.0 * s.time_step_s);
   if (ImGui::SliderFloat("h [ms]", &h_ms, 0.5f, 20.0f, "%.2f")) s.time_step_s = 1e-3 * static_cast<double>(h_ms);
@@ -96,9 +108,44 @@ void ViewerApp::draw_controls_panel() {
   float g[3] = {static_cast<float>(s.gravity_mps2.x()), static_cast<float>(s.gravity_mps2.y()),
                 static_cast<float>(s.gravity_mps2.z())};
   if (ImGui::InputFloat3("gravity", g)) s.gravity_mps2 = Vec3(g[0], g[1], g[2]);
+}
 
-  ImGui::Separator();
-  ImGui::Text("Overlays");
+void ViewerApp::draw_view_section() {
+  SeeThrough& st = see_through_;
+  ImGui::Checkbox("translucent bodies (T)", &st.on);
+  const std::vector<Body>& bodies = world_->scene().bodies;
+  if (st.on && ImGui::TreeNode("opacity")) {
+    for (size_t k = 0; k < bodies.size(); ++k) {
+      if (std::holds_alternative<HalfSpace>(bodies[k].shape)) continue;
+      ImGui::SliderFloat(bodies[k].name.c_str(), &st.alpha[k], 0.05f, 1.0f, "%.2f");
+    }
+    ImGui::TreePop();
+  }
+  if (ImGui::Checkbox("section plane (X)", &st.section) && st.section) {
+    st.section_normal = section_normal_facing_camera();
+  }
+  if (!st.section) return;
+  static const char* kNormals[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+  Eigen::Index axis = 0;
+  st.section_normal.cwiseAbs().maxCoeff(&axis);
+  int normal = 2 * static_cast<int>(axis) + (st.section_normal[axis] < 0 ? 1 : 0);
+  ImGui::SetNextItemWidth(60);
+  if (ImGui::Combo("##normal", &normal, kNormals, 6)) {
+    st.section_normal = Vec3::Zero();
+    st.section_normal[normal / 2] = normal % 2 == 0 ? 1.0 : -1.0;
+  }
+  ImGui::SameLine();
+  // Over the bodies' extent along the normal; [ and ] step it by 2 %.
+  const Vec3& n = st.section_normal;
+  const float a = static_cast<float>(n.dot(scene_bounds_.lo)),
+              b = static_cast<float>(n.dot(scene_bounds_.hi));
+  float offset = static_cast<float>(st.section_offset_m);
+  if (ImGui::SliderFloat("offset [m]", &offset, std::min(a, b), std::max(a, b), "%.3f")) {
+    st.section_offset_m = offset;
+  }
+}
+
+void ViewerApp::draw_overlays_section() {
   ImGui::Checkbox("contacts", &overlays_.contacts);
   ImGui::SameLine();
   ImGui::Checkbox("normals", &overlays_.normals);
@@ -110,8 +157,9 @@ void ViewerApp::draw_controls_panel() {
   ImGui::SameLine();
   ImGui::Checkbox("frames", &overlays_.frames);
   ImGui::Checkbox("islands", &overlays_.islands);
+}
 
-  ImGui::Separator();
+void ViewerApp::draw_record_section() {
   if (!recording_) {
     if (ImGui::Button("Record")) start_recording("pivot-recording.csv");
   } else {
@@ -132,7 +180,6 @@ void ViewerApp::draw_controls_panel() {
     ImGui::SameLine();
     ImGui::Text("%d frames to %s", video_.frames(), video_.path().c_str());
   }
-  end_panel();
 }
 
 void ViewerApp::draw_stats_panel() {
@@ -203,6 +250,8 @@ void ViewerApp::draw_help_overlay() {
   ImGui::Text("Ctrl-P       screenshot (pivot-screenshot.png)");
   ImGui::Text("Left drag    orbit;  right/middle drag  pan;  wheel  zoom");
   ImGui::Text("Ctrl + left drag  pull a body by hand (a spring)");
+  ImGui::Text("T            translucent bodies on / off");
+  ImGui::Text("X            section plane on / off;  [ ]  move it");
   ImGui::Text("I/K J/L U/O  nudge the grabbed body (or the peg): ahead/back,");
   ImGui::Text("             left/right, up/down, with a force of its weight");
   ImGui::Text("Replay       Space play/pause, arrows step through the frames");

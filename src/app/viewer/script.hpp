@@ -8,6 +8,9 @@
 //   nudge +x|-x|+y|-y|+z|-z|off (a push of the nudged body's weight, held until off)
 //   video start FILE | video stop | print state (each body's position on stdout)
 //   print panels (the window's size and each panel's rectangle drawn in the last frame)
+//   print screen BODY (the body's bounding box projected: its screen rectangle in pixels)
+//   alpha fixed|moving|BODY X (opacity, 1 opaque) | section +x|-x|+y|-y|+z|-z OFFSET
+//   (cut away the bodies beyond the plane normal . x = OFFSET [m]) | section off
 //   replay open FILE | replay frame N | replay play | replay pause | replay close
 // '#' starts a comment. Errors name the file and line.
 #pragma once

@@ -22,6 +22,7 @@ constexpr size_t kPlotSamples = 300;
 // of a few seconds can leave the first frames (shader compilation) out.
 constexpr size_t kDrawTimeFrames = 100;
 constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
+constexpr float kHiddenOverlayAlpha = 0.3f;
 
 Eigen::Vector3f body_colour(int index, bool fixed) {
   if (fixed) return {0.55f, 0.57f, 0.60f};
@@ -78,6 +79,17 @@ bool ViewerApp::load(const std::string& path) {
     std::snprintf(path_buffer_, sizeof(path_buffer_), "%s", path.c_str());
     rebuild_meshes();
     frame_camera();
+    see_through_.alpha = default_alphas(world_->scene(), world_->state().bodies, body_meshes_);
+    scene_bounds_ = Box3{};
+    for (size_t k = 0; k < body_meshes_.size(); ++k) {
+      if (std::holds_alternative<HalfSpace>(world_->scene().bodies[k].shape)) continue;
+      const Box3 b = mesh_bounds(body_meshes_[k], world_->state().bodies[k].pose);
+      scene_bounds_.lo = scene_bounds_.lo.cwiseMin(b.lo);
+      scene_bounds_.hi = scene_bounds_.hi.cwiseMax(b.hi);
+    }
+    see_through_.section_normal = section_normal_facing_camera();
+    see_through_.section_offset_m =
+        see_through_.section_normal.dot(0.5 * (scene_bounds_.lo + scene_bounds_.hi));
     return true;
   } catch (const std::exception& e) {
     error_ = e.what();
@@ -152,6 +164,78 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
     return false;
   }
   return true;
+}
+
+float ViewerApp::body_alpha(int body) const {
+  return see_through_.on ? see_through_.alpha[static_cast<size_t>(body)] : 1.0f;
+}
+
+Vec3 ViewerApp::section_normal_facing_camera() const {
+  const Vec3 back = camera_.eye() - camera_.target;
+  Eigen::Index axis = 0;
+  back.cwiseAbs().maxCoeff(&axis);
+  Vec3 n = Vec3::Zero();
+  n[axis] = back[axis] >= 0 ? 1.0 : -1.0;
+  return n;
+}
+
+bool ViewerApp::set_alpha(const std::string& who, const std::string& value) {
+  float alpha = 0.0f;
+  try {
+    alpha = std::stof(value);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (!(alpha >= 0.0f && alpha <= 1.0f)) return false;
+  const std::vector<Body>& bodies = world_->scene().bodies;
+  const int named = body_named(who);
+  if (named < 0 && who != "fixed" && who != "moving") return false;
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const bool chosen =
+        named >= 0 ? static_cast<int>(k) == named : bodies[k].fixed == (who == "fixed");
+    if (chosen) see_through_.alpha[k] = alpha;
+  }
+  see_through_.on = true;
+  return true;
+}
+
+bool ViewerApp::set_section(const std::string& normal, const std::string& offset) {
+  static const std::map<std::string, Vec3> kNormals = {
+      {"+x", Vec3::UnitX()},  {"-x", -Vec3::UnitX()}, {"+y", Vec3::UnitY()},
+      {"-y", -Vec3::UnitY()}, {"+z", Vec3::UnitZ()},  {"-z", -Vec3::UnitZ()}};
+  const auto it = kNormals.find(normal);
+  if (it == kNormals.end()) return false;
+  try {
+    see_through_.section_offset_m = std::stod(offset);
+  } catch (const std::exception&) {
+    return false;
+  }
+  see_through_.section_normal = it->second;
+  see_through_.section = true;
+  return true;
+}
+
+PanelRect ViewerApp::body_screen_rect(int body) const {
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  const double aspect = height > 0 ? static_cast<double>(width) / height : 1.0;
+  const Eigen::Matrix4f view_projection = camera_.projection(aspect) * camera_.view();
+  const Box3 box = mesh_bounds(body_meshes_[static_cast<size_t>(body)],
+                               world_->state().bodies[static_cast<size_t>(body)].pose);
+  float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
+                 (corner & 4) ? box.hi.z() : box.lo.z());
+    const Eigen::Vector4f clip =
+        view_projection * Eigen::Vector4f(f(p).x(), f(p).y(), f(p).z(), 1.0f);
+    const float x = (0.5f * clip.x() / clip.w() + 0.5f) * static_cast<float>(width);
+    const float y = (0.5f - 0.5f * clip.y() / clip.w()) * static_cast<float>(height);
+    x0 = std::min(x0, x);
+    x1 = std::max(x1, x);
+    y0 = std::min(y0, y);
+    y1 = std::max(y1, y);
+  }
+  return {x0, y0, x1 - x0, y1 - y0};
 }
 
 void ViewerApp::run_script_action() {
@@ -245,6 +329,28 @@ void ViewerApp::run_script_action() {
       replay_playing_ = a.args[0] == "play";
     } else {
       close_replay();
+    }
+  } else if (a.verb == "alpha") {
+    if (!set_alpha(a.args[0], a.args[1])) {
+      fail("alpha takes fixed, moving or a body's name and a value in [0, 1], not '" + a.args[0] +
+           " " + a.args[1] + "'");
+    }
+  } else if (a.verb == "section") {
+    if (a.args[0] == "off") {
+      see_through_.section = false;
+    } else if (!set_section(a.args[0], a.args[1])) {
+      fail("section takes +x, -x, +y, -y, +z or -z and an offset [m], or off");
+    }
+  } else if (a.verb == "print" && a.args[0] == "screen") {
+    const int body = body_named(a.args[1]);
+    if (body < 0) {
+      fail("no body named '" + a.args[1] + "'");
+    } else {
+      const PanelRect r = body_screen_rect(body);
+      std::printf("screen %s %g %g %g %g\n", a.args[1].c_str(), static_cast<double>(r.x),
+                  static_cast<double>(r.y), static_cast<double>(r.width),
+                  static_cast<double>(r.height));
+      std::fflush(stdout);
     }
   } else if (a.verb == "print" && a.args[0] == "panels") {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -391,15 +497,37 @@ void ViewerApp::handle_input() {
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) load(scene_path_);
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pending_screenshot_ = "pivot-screenshot.png";
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) show_help_ = !show_help_;
+  // See through (MuJoCo's simulate toggles transparency with T too).
+  if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) see_through_.on = !see_through_.on;
+  if (ImGui::IsKeyPressed(GLFW_KEY_X, false)) {
+    if (!see_through_.section) see_through_.section_normal = section_normal_facing_camera();
+    see_through_.section = !see_through_.section;
+  }
+  const double section_step_m = 0.02 * (scene_bounds_.hi - scene_bounds_.lo).maxCoeff();
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET)) see_through_.section_offset_m -= section_step_m;
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET)) see_through_.section_offset_m += section_step_m;
 }
 
 void ViewerApp::draw_world() {
   const Scene& scene = world_->scene();
   const WorldState& state = world_->state();
+  const SeeThrough& st = see_through_;
+  renderer_->set_section_plane(st.section ? f(st.section_normal) : Eigen::Vector3f::Zero(),
+                               static_cast<float>(st.section_offset_m));
+  // Opaque bodies first. Translucent ones come after the grid and the overlays, farthest
+  // first (by centre), so they hide neither one another nor the contacts behind them.
+  std::vector<std::pair<double, int>> translucent;
+  const Vec3 eye = camera_.eye();
   for (size_t k = 0; k < scene.bodies.size(); ++k) {
     const bool plane = std::holds_alternative<HalfSpace>(scene.bodies[k].shape);
+    const float alpha = plane ? 0.85f : body_alpha(static_cast<int>(k));
+    if (!plane && alpha < 1.0f) {
+      translucent.emplace_back(-(state.bodies[k].pose.position - eye).squaredNorm(),
+                               static_cast<int>(k));
+      continue;
+    }
     renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
-                         body_colour(static_cast<int>(k), scene.bodies[k].fixed), plane ? 0.85f : 1.0f);
+                         body_colour(static_cast<int>(k), scene.bodies[k].fixed), alpha);
   }
   // Ground grid on z = 0, 10 cm lines over 4 m, metre lines darker.
   for (int i = -20; i <= 20; ++i) {
@@ -409,7 +537,14 @@ void ViewerApp::draw_world() {
     renderer_->add_line({s, -2.0f, 0.001f}, {s, 2.0f, 0.001f}, c);
     renderer_->add_line({-2.0f, s, 0.001f}, {2.0f, s, 0.001f}, c);
   }
-  renderer_->flush_lines(true);
+  renderer_->flush_lines();
+  draw_overlays();
+  std::sort(translucent.begin(), translucent.end());
+  for (const auto& [key, k] : translucent) {
+    renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
+                         body_colour(k, scene.bodies[k].fixed), body_alpha(k));
+  }
+  renderer_->set_section_plane(Eigen::Vector3f::Zero(), 0.0f);
 }
 
 void ViewerApp::draw_overlays() {
@@ -485,7 +620,8 @@ void ViewerApp::draw_overlays() {
     }
   }
   draw_hand();
-  renderer_->flush_lines(false);  // overlays stay visible through the bodies
+  // Overlays behind an opaque face show faintly, so a contact behind a face looks behind it.
+  renderer_->flush_lines(kHiddenOverlayAlpha);
 }
 
 bool ViewerApp::frame() {
@@ -507,10 +643,7 @@ bool ViewerApp::frame() {
   const Eigen::Matrix4f view_projection = camera_.projection(aspect) * camera_.view();
   renderer_->begin_frame(width, height, view_projection, f(camera_.eye()),
                          Eigen::Vector3f(0.78f, 0.82f, 0.88f));
-  if (world_) {
-    draw_world();
-    draw_overlays();
-  }
+  if (world_) draw_world();
   draw_panels();
   return !glfwWindowShouldClose(window_);
 }

@@ -22,6 +22,7 @@
 #include "pivot/recording.hpp"
 #include "pivot/world.hpp"
 #include "script.hpp"
+#include "see_through.hpp"
 #include "shape_mesh.hpp"
 #include "video_export.hpp"
 
@@ -73,10 +74,17 @@ class ViewerApp {
   // (wall time) => steps, keeping up with real time when the solver allows
   void advance_simulation(double wall_dt_s);
   void step_once();
+  // (bodies, overlays) => the 3-D view: opaque bodies, grid, overlays, then translucent
+  // bodies farthest first
   void draw_world();
   void draw_overlays();
   void draw_panels();
   void draw_controls_panel();
+  // The Controls panel's sections.
+  void draw_simulation_section();
+  void draw_view_section();
+  void draw_overlays_section();
+  void draw_record_section();
   void draw_stats_panel();
   void draw_scene_picker();
   void draw_help_overlay();
@@ -110,11 +118,20 @@ class ViewerApp {
   void rebuild_meshes();
   void frame_camera();
   bool set_setting(const std::string& name, const std::string& value);
+  bool set_alpha(const std::string& who, const std::string& value);
+  bool set_section(const std::string& normal, const std::string& offset);
+  float body_alpha(int body) const;
+  // The section plane faces the camera: the signed world axis nearest the view's back.
+  Vec3 section_normal_facing_camera() const;
+  // The body's screen rectangle [px from the top left]: its mesh's bounding box projected.
+  PanelRect body_screen_rect(int body) const;
 
   GLFWwindow* window_;
   Renderer* renderer_;
   OrbitCamera camera_;
   Overlays overlays_;
+  SeeThrough see_through_;
+  Box3 scene_bounds_;  // of the bodies other than half-spaces at load: the section's range
   std::string scene_path_;
   std::unique_ptr<World> world_;
   std::vector<GpuMesh> meshes_;
