@@ -362,13 +362,18 @@ TEST(ViewerLayout, EveryPanelFitsInTheSmallestWindow) {
                                 "\n"
                                 "replay frame 20\n"
                                 "print panels     # the replay panel grew with its timeline\n"
+                                "replay close\n"
+                                "step 1\n"
+                                "contact 3\n"
+                                "wait 2\n"
+                                "print panels     # a contact's panel opened\n"
                                 "wait 5\n"
                                 "print panels\n"
                                 "quit\n");
   ASSERT_EQ(run_viewer("--size 1024 --script " + script, "/dev/null", out), 0);
   const std::vector<PrintedPanels> prints = printed_panels(read_text(out));
-  ASSERT_EQ(prints.size(), 4u) << read_text(out);
-  for (const char* name : {"Controls", "Stats", "Scenes", "Replay"}) {
+  ASSERT_EQ(prints.size(), 5u) << read_text(out);
+  for (const char* name : {"Controls", "Stats", "Scenes", "Replay", "Contact"}) {
     EXPECT_EQ(prints.back().panels.count(name), 1u) << name << " not drawn:\n" << read_text(out);
   }
   for (const PrintedPanels& printed : prints) {
@@ -477,4 +482,59 @@ TEST(ViewerSeeThrough, ThePegShowsInsideTheBlockItsHoleHides) {
   const int seen = peg_pixels_in(load_png(see), block);
   const int hidden = peg_pixels_in(load_png(opaque), block);
   EXPECT_GT(seen - hidden, 8000) << "translucent " << seen << ", opaque " << hidden;
+}
+
+TEST(ViewerForces, ArrowsOfARestingBoxAddUpToItsWeightAtTheSetScale) {
+  const std::string out = temp_path("forces.out");
+  const std::string script =
+      write_script("forces.txt", "load " + box_scene() +
+                                     "\n"
+                                     "step 50          # at rest on the ground\n"
+                                     "set force_scale 200\n"
+                                     "print forces\n"
+                                     "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find("force_scale 200 N/m"), std::string::npos) << text;
+  // The 0.2 m wooden cube: 700 kg/m^3 * 0.008 m^3 = 5.6 kg, weight 54.936 N. Its contacts'
+  // normal forces (impulse / h) carry the weight, so their arrows, all straight up from
+  // the ground, are 54.936 N / 200 N/m = 0.27468 m long together. A resting box has no
+  // friction force, so no friction arrow.
+  double total_m = 0.0;
+  int normals = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string kind, part;
+    int contact = 0;
+    pivot::Vec3 from, to;
+    if (!(words >> kind) || kind != "arrow") continue;
+    words >> part >> contact >> from.x() >> from.y() >> from.z() >> to.x() >> to.y() >> to.z();
+    EXPECT_EQ(part, "normal") << line;
+    EXPECT_NEAR(from.z(), 0.0, 1e-9) << line;
+    EXPECT_NEAR((to - from).normalized().z(), 1.0, 1e-9) << line;
+    total_m += (to - from).norm();
+    ++normals;
+  }
+  EXPECT_GE(normals, 1) << text;
+  // The solver's impulses hold the weight to its complementarity tolerance (~1e-12).
+  EXPECT_NEAR(total_m, 5.6 * 9.81 / 200.0, 1e-9) << text;
+  EXPECT_NE(text.find("mu 0.50, sticks"), std::string::npos) << text;
+}
+
+TEST(ViewerForces, GroupSidesShowTheForceTheSolverPutOnThem) {
+  // Egan's Fig. 3b: point b's first step meets the fixed corner, a nonconvex group; the
+  // solver pushes it off one side of the group.
+  const std::string out = temp_path("group_forces.out");
+  const std::string script =
+      write_script("group_forces.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
+                                           "/scenes/egan_corner.json\n"
+                                           "step 1\n"
+                                           "print forces\n"
+                                           "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find("point_b on corner (group side): gap 1.00e+00 m, normal 0.25 N"),
+            std::string::npos)
+      << text;
 }

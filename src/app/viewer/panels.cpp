@@ -26,6 +26,10 @@ void ViewerApp::draw_panels() {
   draw_stats_panel();
   draw_scene_picker();
   if (world_) draw_replay_panel();
+  if (world_) {
+    draw_force_scale_bar();
+    draw_contact_info();
+  }
   if (show_help_) draw_help_overlay();
 }
 
@@ -150,13 +154,19 @@ void ViewerApp::draw_overlays_section() {
   ImGui::SameLine();
   ImGui::Checkbox("normals", &overlays_.normals);
   ImGui::SameLine();
-  ImGui::Checkbox("impulses", &overlays_.impulses);
+  ImGui::Checkbox("forces", &overlays_.forces);
   ImGui::Checkbox("cones", &overlays_.cones);
   ImGui::SameLine();
   ImGui::Checkbox("groups", &overlays_.groups);
   ImGui::SameLine();
   ImGui::Checkbox("frames", &overlays_.frames);
   ImGui::Checkbox("islands", &overlays_.islands);
+  // Arrows: yellow the normal force, cyan the friction force, from the contact point.
+  float scale = static_cast<float>(newtons_per_metre_);
+  if (ImGui::SliderFloat("N per m", &scale, 0.01f, 1e5f, "%.3g", ImGuiSliderFlags_Logarithmic) &&
+      scale > 0.0f) {
+    newtons_per_metre_ = scale;
+  }
 }
 
 void ViewerApp::draw_record_section() {

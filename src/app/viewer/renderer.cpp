@@ -174,6 +174,18 @@ void Renderer::add_line(const Eigen::Vector3f& a, const Eigen::Vector3f& b,
   lines_.push_back({{b.x(), b.y(), b.z()}, {colour[0], colour[1], colour[2], colour[3]}});
 }
 
+void Renderer::add_arrow(const Eigen::Vector3f& a, const Eigen::Vector3f& b,
+                         const Eigen::Vector4f& colour) {
+  add_line(a, b, colour);
+  const Eigen::Vector3f along = b - a;
+  const float length = along.norm();
+  const Eigen::Vector3f across = along.cross(eye_ - b);
+  if (length <= 0.0f || across.norm() <= 0.0f) return;
+  const Eigen::Vector3f back = -0.2f * along, side = 0.1f * length * across.normalized();
+  add_line(b, b + back + side, colour);
+  add_line(b, b + back - side, colour);
+}
+
 void Renderer::flush_lines(float hidden_alpha) {
   if (lines_.empty()) return;
   glUseProgram(line_program_);

@@ -49,6 +49,9 @@ class Renderer {
   // drawn too, at hidden_alpha times their alpha, so an overlay behind a face looks behind.
   void add_line(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector4f& colour);
   void flush_lines(float hidden_alpha = 0.0f);
+  // A line from a to b with a two-stroke head at b, a fifth of its length, in the plane
+  // that faces the eye (so the head never shows edge-on).
+  void add_arrow(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector4f& colour);
 
  private:
   GLuint mesh_program_ = 0;

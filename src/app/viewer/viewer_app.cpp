@@ -87,6 +87,9 @@ bool ViewerApp::load(const std::string& path) {
       scene_bounds_.lo = scene_bounds_.lo.cwiseMin(b.lo);
       scene_bounds_.hi = scene_bounds_.hi.cwiseMax(b.hi);
     }
+    newtons_per_metre_ = default_force_scale();
+    contacts_.clear();
+    pinned_contact_.reset();
     see_through_.section_normal = section_normal_facing_camera();
     see_through_.section_offset_m =
         see_through_.section_normal.dot(0.5 * (scene_bounds_.lo + scene_bounds_.hi));
@@ -151,6 +154,10 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
       const int d = std::stoi(value);
       if (!valid_friction_directions(d)) return false;
       s.friction_directions = d;
+    } else if (name == "force_scale") {
+      const double scale = std::stod(value);
+      if (!(scale > 0.0) || !std::isfinite(scale)) return false;
+      newtons_per_metre_ = scale;
     } else if (name == "h") {
       s.time_step_s = std::stod(value);
     } else if (name == "method") {
@@ -218,24 +225,18 @@ bool ViewerApp::set_section(const std::string& normal, const std::string& offset
 PanelRect ViewerApp::body_screen_rect(int body) const {
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
-  const double aspect = height > 0 ? static_cast<double>(width) / height : 1.0;
-  const Eigen::Matrix4f view_projection = camera_.projection(aspect) * camera_.view();
   const Box3 box = mesh_bounds(body_meshes_[static_cast<size_t>(body)],
                                world_->state().bodies[static_cast<size_t>(body)].pose);
-  float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+  Eigen::Vector2d lo = Eigen::Vector2d::Constant(1e30), hi = Eigen::Vector2d::Constant(-1e30);
   for (int corner = 0; corner < 8; ++corner) {
     const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
                  (corner & 4) ? box.hi.z() : box.lo.z());
-    const Eigen::Vector4f clip =
-        view_projection * Eigen::Vector4f(f(p).x(), f(p).y(), f(p).z(), 1.0f);
-    const float x = (0.5f * clip.x() / clip.w() + 0.5f) * static_cast<float>(width);
-    const float y = (0.5f - 0.5f * clip.y() / clip.w()) * static_cast<float>(height);
-    x0 = std::min(x0, x);
-    x1 = std::max(x1, x);
-    y0 = std::min(y0, y);
-    y1 = std::max(y1, y);
+    const Eigen::Vector2d q = camera_.to_screen(p, width, height);
+    lo = lo.cwiseMin(q);
+    hi = hi.cwiseMax(q);
   }
-  return {x0, y0, x1 - x0, y1 - y0};
+  return {static_cast<float>(lo.x()), static_cast<float>(lo.y()),
+          static_cast<float>(hi.x() - lo.x()), static_cast<float>(hi.y() - lo.y())};
 }
 
 void ViewerApp::run_script_action() {
@@ -278,14 +279,14 @@ void ViewerApp::run_script_action() {
     pending_screenshot_ = a.args[0];
   } else if (a.verb == "overlay") {
     const bool on = a.args[1] == "on";
-    bool* flag = a.args[0] == "contacts" ? &overlays_.contacts
+    bool* flag = a.args[0] == "contacts"  ? &overlays_.contacts
                  : a.args[0] == "normals" ? &overlays_.normals
-                 : a.args[0] == "impulses" ? &overlays_.impulses
-                 : a.args[0] == "cones"    ? &overlays_.cones
-                 : a.args[0] == "groups"   ? &overlays_.groups
-                 : a.args[0] == "frames"   ? &overlays_.frames
-                 : a.args[0] == "islands"  ? &overlays_.islands
-                                           : nullptr;
+                 : a.args[0] == "forces"  ? &overlays_.forces
+                 : a.args[0] == "cones"   ? &overlays_.cones
+                 : a.args[0] == "groups"  ? &overlays_.groups
+                 : a.args[0] == "frames"  ? &overlays_.frames
+                 : a.args[0] == "islands" ? &overlays_.islands
+                                          : nullptr;
     if (flag == nullptr) {
       fail("unknown overlay '" + a.args[0] + "'");
     } else {
@@ -352,6 +353,18 @@ void ViewerApp::run_script_action() {
                   static_cast<double>(r.height));
       std::fflush(stdout);
     }
+  } else if (a.verb == "contact") {
+    const int k = std::atoi(a.args[0].c_str());
+    if (a.args[0] == "off") {
+      pinned_contact_.reset();
+    } else if (k < 0 || k >= static_cast<int>(contacts_.size())) {
+      fail("no contact " + a.args[0] + " (the last step has " + std::to_string(contacts_.size()) +
+           ")");
+    } else {
+      pinned_contact_ = contacts_[static_cast<size_t>(k)];
+    }
+  } else if (a.verb == "print" && a.args[0] == "forces") {
+    print_forces();
   } else if (a.verb == "print" && a.args[0] == "panels") {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     std::printf("window %g %g\n", static_cast<double>(display.x), static_cast<double>(display.y));
@@ -463,6 +476,11 @@ void ViewerApp::handle_input() {
     }
     if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
   }
+  if (world_ && !io.WantCaptureMouse) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window_, &w, &h);
+    pick_contact(x, y, w, h);
+  }
   if (world_ && !replay_) {
     int w = 0, h = 0;
     glfwGetWindowSize(window_, &w, &h);
@@ -550,8 +568,8 @@ void ViewerApp::draw_world() {
 void ViewerApp::draw_overlays() {
   const CollisionResult& collision = world_->collision();
   const double scale = 0.1 * camera_.distance_m;  // overlay lengths follow the zoom
-  const Eigen::Vector4f red(0.95f, 0.2f, 0.2f, 1.0f), yellow(1.0f, 0.85f, 0.1f, 1.0f),
-      cyan(0.2f, 0.9f, 0.9f, 1.0f), magenta(0.9f, 0.3f, 0.9f, 1.0f), green(0.3f, 0.9f, 0.3f, 1.0f);
+  const Eigen::Vector4f red(0.95f, 0.2f, 0.2f, 1.0f), blue(0.55f, 0.65f, 1.0f, 1.0f),
+      magenta(0.9f, 0.3f, 0.9f, 1.0f), green(0.3f, 0.9f, 0.3f, 1.0f);
   if (overlays_.contacts || overlays_.normals) {
     for (const Contact& c : collision.contacts) {
       const float r = static_cast<float>(0.02 * scale);
@@ -562,31 +580,32 @@ void ViewerApp::draw_overlays() {
           renderer_->add_line(f(c.point - e), f(c.point + e), red);
         }
       }
-      if (overlays_.normals) renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * c.normal), cyan);
+      if (overlays_.normals)
+        renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * c.normal), blue);
     }
   }
-  if (overlays_.impulses || overlays_.cones) {
-    // Impulse arrows scaled so the largest impulse of the step is 0.5 scale long.
-    double largest = 1e-12;
-    for (const ContactImpulse& i : world_->impulses()) {
-      largest = std::max(largest, std::hypot(i.normal_ns, i.friction_ns.norm()));
+  if (pinned_contact_) {  // the contact the Contact panel describes, marked larger
+    const float r = static_cast<float>(0.06 * scale);
+    for (int axis = 0; axis < 3; ++axis) {
+      Eigen::Vector3f e = Eigen::Vector3f::Zero();
+      e[axis] = r;
+      renderer_->add_line(f(pinned_contact_->point) - e, f(pinned_contact_->point) + e,
+                          Eigen::Vector4f(1, 1, 1, 1));
     }
-    const int d = world_->settings().friction_directions;
-    for (const ContactImpulse& i : world_->impulses()) {
-      const Contact& c = collision.contacts[i.contact];
-      if (overlays_.impulses && i.normal_ns > 0) {
-        const Vec3 impulse = i.normal_ns * c.normal + i.friction_ns;
-        renderer_->add_line(f(c.point), f(c.point + 0.5 * scale * impulse / largest), yellow);
-      }
-      if (overlays_.cones && i.normal_ns > 0) {
-        const double mu = world_->friction_override().value_or(mu_);
-        const Vec3 n = c.normal.normalized();
-        const Vec3 u = n.unitOrthogonal(), w = n.cross(u);
-        for (int j = 0; j < d; ++j) {
-          const double a = 2.0 * M_PI * j / d;
-          const Vec3 edge = n + mu * (std::cos(a) * u + std::sin(a) * w);
-          renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * edge), green);
-        }
+  }
+  for (const ForceArrow& arrow : force_arrows()) {
+    renderer_->add_arrow(f(arrow.from), f(arrow.to),
+                         arrow.friction ? kFrictionArrowColour : kNormalArrowColour);
+  }
+  if (overlays_.cones) {
+    // The polyhedral cone the solver used: edges n + mu t_j (ContactView).
+    for (const ContactView& c : contacts_) {
+      if (c.normal_n <= 0.0) continue;
+      const Vec3 w = c.normal.cross(c.first_direction);
+      for (int j = 0; j < c.d; ++j) {
+        const double a = 2.0 * kPi * j / c.d;
+        const Vec3 edge = c.normal + c.mu * (std::cos(a) * c.first_direction + std::sin(a) * w);
+        renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * edge), green);
       }
     }
   }
@@ -635,6 +654,7 @@ bool ViewerApp::frame() {
   } else if (world_) {
     advance_simulation(wall_dt);
   }
+  if (world_) contacts_ = contact_views(*world_);
 
   draw_start_s_ = glfwGetTime();
   int width = 0, height = 0;

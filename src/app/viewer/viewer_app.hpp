@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "camera.hpp"
+#include "contact_view.hpp"
 #include "layout.hpp"
 #include "pivot/hand_spring.hpp"
 #include "pivot/recording.hpp"
@@ -28,10 +29,14 @@
 
 namespace pivot::viewer {
 
+// Force arrows: the normal part yellow, the friction part cyan.
+inline const Eigen::Vector4f kNormalArrowColour(1.0f, 0.85f, 0.1f, 1.0f);
+inline const Eigen::Vector4f kFrictionArrowColour(0.1f, 0.85f, 0.95f, 1.0f);
+
 struct Overlays {
   bool contacts = true;
   bool normals = false;
-  bool impulses = true;
+  bool forces = true;
   bool cones = false;
   bool groups = true;
   bool frames = false;
@@ -78,6 +83,23 @@ class ViewerApp {
   // bodies farthest first
   void draw_world();
   void draw_overlays();
+  // The force arrows drawn: from each contact point, its normal and its friction force at
+  // newtons_per_metre_ (what `print forces` reports).
+  struct ForceArrow {
+    int contact = -1;  // index into contacts_
+    bool friction = false;
+    Vec3 from = Vec3::Zero(), to = Vec3::Zero();
+  };
+  std::vector<ForceArrow> force_arrows() const;
+  void print_forces() const;
+  // At load: the largest weight or scripted force of the scene as an arrow about a quarter
+  // of the camera's distance long, rounded up to 1, 2 or 5 times a power of ten [N/m].
+  double default_force_scale() const;
+  // A bar as long as a round force at the view's centre, labelled in newtons.
+  void draw_force_scale_bar();
+  // Hovered contact: a tooltip; clicked: a panel until closed or clicked away.
+  void pick_contact(double x_px, double y_px, int width_px, int height_px);
+  void draw_contact_info();
   void draw_panels();
   void draw_controls_panel();
   // The Controls panel's sections.
@@ -131,6 +153,11 @@ class ViewerApp {
   OrbitCamera camera_;
   Overlays overlays_;
   SeeThrough see_through_;
+  std::vector<ContactView> contacts_;  // of the last step, refreshed every frame
+  double newtons_per_metre_ = 100.0;   // force arrows: this many newtons per metre of arrow
+  int hovered_contact_ = -1;           // index into contacts_
+  std::optional<ContactView> pinned_contact_;
+  double press_x_ = 0.0, press_y_ = 0.0;  // where the left button went down, for a click
   Box3 scene_bounds_;  // of the bodies other than half-spaces at load: the section's range
   std::string scene_path_;
   std::unique_ptr<World> world_;
