@@ -365,6 +365,7 @@ TEST(ViewerLayout, EveryPanelFitsInTheSmallestWindow) {
                                 "replay close\n"
                                 "step 1\n"
                                 "contact 3\n"
+                                "plot show\n"
                                 "wait 2\n"
                                 "print panels     # a contact's panel opened\n"
                                 "wait 5\n"
@@ -373,7 +374,7 @@ TEST(ViewerLayout, EveryPanelFitsInTheSmallestWindow) {
   ASSERT_EQ(run_viewer("--size 1024 --script " + script, "/dev/null", out), 0);
   const std::vector<PrintedPanels> prints = printed_panels(read_text(out));
   ASSERT_EQ(prints.size(), 5u) << read_text(out);
-  for (const char* name : {"Controls", "Stats", "Scenes", "Replay", "Contact"}) {
+  for (const char* name : {"Controls", "Stats", "Scenes", "Replay", "Contact", "Plots"}) {
     EXPECT_EQ(prints.back().panels.count(name), 1u) << name << " not drawn:\n" << read_text(out);
   }
   for (const PrintedPanels& printed : prints) {
@@ -537,4 +538,94 @@ TEST(ViewerForces, GroupSidesShowTheForceTheSolverPutOnThem) {
   EXPECT_NE(text.find("point_b on corner (group side): gap 1.00e+00 m, normal 0.25 N"),
             std::string::npos)
       << text;
+}
+
+namespace {
+
+// A CSV the Plots panel exported: its header's names and its rows of numbers (NaN for an
+// empty field).
+struct PlotCsv {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  size_t column(const std::string& name) const {
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  }
+};
+
+PlotCsv read_plot_csv(const std::string& path) {
+  PlotCsv csv;
+  std::istringstream lines(read_text(path));
+  std::string line;
+  if (!std::getline(lines, line)) return csv;
+  std::istringstream header(line);
+  for (std::string name; std::getline(header, name, ',');) csv.names.push_back(name);
+  while (std::getline(lines, line)) {
+    std::vector<double> row;
+    std::istringstream fields(line + ",");
+    for (std::string field; std::getline(fields, field, ',');) {
+      row.push_back(field.empty() ? std::nan("") : std::stod(field));
+    }
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+}  // namespace
+
+TEST(ViewerPlots, ExportedSeriesEqualTheRecordingLiveAndInReplay) {
+  const std::string rec = temp_path("plots_rec.csv");
+  const std::string live = temp_path("plots_live.csv");
+  const std::string replayed = temp_path("plots_replay.csv");
+  const std::string script = write_script(
+      "plots.txt", "load " + box_scene() +
+                       "\n"
+                       "step 10                # at rest: the ground carries the weight\n"
+                       "record start " +
+                       rec +
+                       "\n"
+                       "drag box 0.1 0 0.5     # the box lifted and swung: every component moves\n"
+                       "step 40\n"
+                       "record stop\n"
+                       "plot export " +
+                       live +
+                       "\n"
+                       "replay open " +
+                       rec +
+                       "\n"
+                       "replay frame 40\n"
+                       "plot export " +
+                       replayed +
+                       "\n"
+                       "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script), 0);
+  const pivot::Recording recording = pivot::read_recording(rec);
+  ASSERT_EQ(recording.frames.size(), 41u);
+  for (const std::string& path : {live, replayed}) {
+    const PlotCsv csv = read_plot_csv(path);
+    const size_t t = csv.column("t [s]"), x = csv.column("box x [m]"), z = csv.column("box z [m]"),
+                 vx = csv.column("box vx [m/s]"), vz = csv.column("box vz [m/s]");
+    ASSERT_LT(std::max({t, x, z, vx, vz}), csv.names.size())
+        << path << ": " << read_text(path).substr(0, 300);
+    // Both hold a row per step, live from the load (t = 0) on, in replay per recorded
+    // frame; the last 41 carry the very values the recording wrote (both print 17
+    // significant digits, so equality is exact).
+    ASSERT_EQ(csv.rows.size(), path == live ? 51u : 41u) << path;
+    const size_t first = csv.rows.size() - recording.frames.size();
+    for (size_t k = 0; k < recording.frames.size(); ++k) {
+      const pivot::RecordedFrame& frame = recording.frames[k];
+      const pivot::BodyState& box = frame.bodies[1];
+      const std::vector<double>& row = csv.rows[first + k];
+      EXPECT_EQ(row[t], frame.time_s) << path << " row " << k;
+      EXPECT_EQ(row[x], box.pose.position.x()) << path << " row " << k;
+      EXPECT_EQ(row[z], box.pose.position.z()) << path << " row " << k;
+      EXPECT_EQ(row[vx], box.twist.linear.x()) << path << " row " << k;
+      EXPECT_EQ(row[vz], box.twist.linear.z()) << path << " row " << k;
+    }
+    EXPECT_GT(csv.rows.back()[z], 0.2) << "the box was not lifted";
+  }
+  // Live, the contact's force is plotted too: at rest the ground held the box's weight.
+  const PlotCsv csv = read_plot_csv(live);
+  const size_t ground = csv.column("box-ground normal [N]");
+  ASSERT_LT(ground, csv.names.size()) << read_text(live).substr(0, 300);
+  EXPECT_NEAR(csv.rows[10][ground], 5.6 * 9.81, 1e-6);
 }

@@ -136,7 +136,9 @@ void ViewerApp::draw_contact_info() {
   const ContactView& c = *pinned_contact_;
   const Scene& scene = world_->scene();
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(320, display.y - 10), ImGuiCond_FirstUseEver, ImVec2(0.0f, 1.0f));
+  // Above the replay panel at the bottom right.
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 100), ImGuiCond_FirstUseEver,
+                          ImVec2(1.0f, 1.0f));
   bool open = true;
   begin_panel("Contact", &open, ImGuiWindowFlags_AlwaysAutoResize);
   ImGui::Text("%s on %s%s", scene.bodies[static_cast<size_t>(c.body_a)].name.c_str(),

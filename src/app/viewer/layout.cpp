@@ -10,6 +10,8 @@
 #include <fstream>
 #include <system_error>
 
+#include "move_into_place.hpp"
+
 namespace pivot::viewer {
 
 std::string layout_file_path() {
@@ -43,7 +45,8 @@ void LayoutFile::save(bool force) {
     out.write(text, static_cast<std::streamsize>(size));
     if (!out) return;
   }
-  if (std::rename(temp.c_str(), path_.c_str()) != 0) std::remove(temp.c_str());
+  std::string error;
+  move_into_place(temp, path_, &error);
 }
 
 void fit_next_panel_in_display(const char* name, int flags) {

@@ -27,6 +27,7 @@ void ViewerApp::draw_panels() {
   draw_scene_picker();
   if (world_) draw_replay_panel();
   if (world_) {
+    if (show_plots_) draw_plots_panel();
     draw_force_scale_bar();
     draw_contact_info();
   }
@@ -66,9 +67,13 @@ void ViewerApp::draw_controls_panel() {
   if (ImGui::Button("Reset")) {
     world_->reset();
     history_.clear();
+    record_plot_row();
   }
   ImGui::SameLine();
   if (ImGui::Button("Reload")) load(scene_path_);
+  ImGui::Checkbox("plots (F2)", &show_plots_);
+  ImGui::SameLine();
+  ImGui::Checkbox("help (F1)", &show_help_);
 
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     draw_simulation_section();
@@ -211,12 +216,6 @@ void ViewerApp::draw_stats_panel() {
   const DrawTimes draw = draw_times();
   ImGui::Text("draw %.2f ms median, %.2f ms p95 (%d frames)", draw.median_ms, draw.p95_ms,
               draw.frames);
-  if (!solve_us_history_.empty()) {
-    ImGui::PlotLines("solve [us]", solve_us_history_.data(), static_cast<int>(solve_us_history_.size()),
-                     0, nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));
-    ImGui::PlotLines("energy [J]", energy_history_.data(), static_cast<int>(energy_history_.size()), 0,
-                     nullptr, FLT_MAX, FLT_MAX, ImVec2(0, 50));
-  }
   end_panel();
 }
 
@@ -258,6 +257,7 @@ void ViewerApp::draw_help_overlay() {
   ImGui::Text("Backspace    reset");
   ImGui::Text("Ctrl-L       reload scene from disk");
   ImGui::Text("Ctrl-P       screenshot (pivot-screenshot.png)");
+  ImGui::Text("F2           plots over time (and their CSV export)");
   ImGui::Text("Left drag    orbit;  right/middle drag  pan;  wheel  zoom");
   ImGui::Text("Ctrl + left drag  pull a body by hand (a spring)");
   ImGui::Text("T            translucent bodies on / off");

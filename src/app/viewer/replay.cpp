@@ -28,6 +28,7 @@ bool ViewerApp::open_replay(const std::string& path) {
     replay_playing_ = false;
     replay_clock_s_ = 0.0;
     std::snprintf(replay_path_, sizeof(replay_path_), "%s", path.c_str());
+    load_replay_plots();
     show_replay_frame(0);
     return true;
   } catch (const std::exception& e) {
@@ -40,6 +41,8 @@ void ViewerApp::close_replay() {
   if (!replay_) return;
   replay_.reset();
   replay_playing_ = false;
+  plots_.clear();  // the replay's rows; the simulation's start again from the state shown
+  record_plot_row();
 }
 
 void ViewerApp::show_replay_frame(int frame) {

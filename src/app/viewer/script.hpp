@@ -11,6 +11,8 @@
 //   video start FILE | video stop | print state (each body's position on stdout)
 //   print panels (the window's size and each panel's rectangle drawn in the last frame)
 //   print forces (each contact's forces and the arrows drawn, world frame)
+//   plot show | plot hide | plot body NAME | plot window SECONDS
+//   plot export FILE (the series over the plot window as CSV, shown or not)
 //   contact N (show contact N of print forces' list in the Contact panel) | contact off
 //   print screen BODY (the body's bounding box projected: its screen rectangle in pixels)
 //   alpha fixed|moving|BODY X (opacity, 1 opaque) | section +x|-x|+y|-y|+z|-z OFFSET

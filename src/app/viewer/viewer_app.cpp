@@ -17,7 +17,6 @@ namespace pivot::viewer {
 namespace {
 
 constexpr size_t kHistoryStates = 2000;  // step-back depth (20 s at h = 0.01)
-constexpr size_t kPlotSamples = 300;
 // Draw times are summarised over fewer frames than the plots keep, so that a benchmark run
 // of a few seconds can leave the first frames (shader compilation) out.
 constexpr size_t kDrawTimeFrames = 100;
@@ -43,7 +42,7 @@ Eigen::Matrix4f model_matrix(const Pose& pose) {
 
 Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
 
-void push_sample(std::vector<float>* samples, float value, size_t capacity = kPlotSamples) {
+void push_sample(std::vector<float>* samples, float value, size_t capacity) {
   if (samples->size() == capacity) samples->erase(samples->begin());
   samples->push_back(value);
 }
@@ -71,8 +70,6 @@ bool ViewerApp::load(const std::string& path) {
     world_ = std::move(world);
     scene_path_ = path;
     history_.clear();
-    solve_us_history_.clear();
-    energy_history_.clear();
     sim_lag_s_ = 0.0;
     error_.clear();
     if (!world_->scene().materials.empty()) mu_ = static_cast<float>(world_->scene().materials[0].friction);
@@ -87,6 +84,9 @@ bool ViewerApp::load(const std::string& path) {
       scene_bounds_.lo = scene_bounds_.lo.cwiseMin(b.lo);
       scene_bounds_.hi = scene_bounds_.hi.cwiseMax(b.hi);
     }
+    plots_.clear();
+    plot_body_ = default_nudge_body();
+    record_plot_row();
     newtons_per_metre_ = default_force_scale();
     contacts_.clear();
     pinned_contact_.reset();
@@ -353,6 +353,20 @@ void ViewerApp::run_script_action() {
                   static_cast<double>(r.height));
       std::fflush(stdout);
     }
+  } else if (a.verb == "plot") {
+    if (a.args[0] == "show" || a.args[0] == "hide") {
+      show_plots_ = a.args[0] == "show";
+    } else if (a.args[0] == "export") {
+      if (!export_plots(a.args[1])) fail(error_);
+    } else if (a.args[0] == "body") {
+      if (!select_plot_body(body_named(a.args[1]))) fail("no body named '" + a.args[1] + "'");
+    } else {
+      const float seconds = static_cast<float>(std::atof(a.args[1].c_str()));
+      if (!(seconds > 0.0f))
+        fail("plot window takes seconds > 0, not '" + a.args[1] + "'");
+      else
+        plot_window_s_ = seconds;
+    }
   } else if (a.verb == "contact") {
     const int k = std::atoi(a.args[0].c_str());
     if (a.args[0] == "off") {
@@ -432,10 +446,9 @@ void ViewerApp::step_once() {
   apply_hand_wrenches();
   history_.push_back(world_->state());
   if (history_.size() > kHistoryStates) history_.pop_front();
-  const StepStats& stats = world_->step();
+  world_->step();
   if (recording_) recording_->record(*world_);
-  push_sample(&solve_us_history_, static_cast<float>(stats.solve_us));
-  push_sample(&energy_history_, static_cast<float>(world_->energy_j()));
+  record_plot_row();
 }
 
 void ViewerApp::advance_simulation(double wall_dt_s) {
@@ -511,10 +524,12 @@ void ViewerApp::handle_input() {
   if (ImGui::IsKeyPressed(GLFW_KEY_BACKSPACE, false)) {
     world_->reset();
     history_.clear();
+    record_plot_row();
   }
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) load(scene_path_);
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pending_screenshot_ = "pivot-screenshot.png";
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) show_help_ = !show_help_;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F2, false)) show_plots_ = !show_plots_;
   // See through (MuJoCo's simulate toggles transparency with T too).
   if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) see_through_.on = !see_through_.on;
   if (ImGui::IsKeyPressed(GLFW_KEY_X, false)) {

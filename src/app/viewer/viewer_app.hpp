@@ -22,6 +22,7 @@
 #include "pivot/hand_spring.hpp"
 #include "pivot/recording.hpp"
 #include "pivot/world.hpp"
+#include "plots.hpp"
 #include "script.hpp"
 #include "see_through.hpp"
 #include "shape_mesh.hpp"
@@ -100,6 +101,17 @@ class ViewerApp {
   // Hovered contact: a tooltip; clicked: a panel until closed or clicked away.
   void pick_contact(double x_px, double y_px, int width_px, int height_px);
   void draw_contact_info();
+
+  // The Plots panel (plot_panel.cpp).
+  void add_state_plot_values(std::vector<std::pair<std::string, double>>* values) const;
+  // (world after a step) => a row of plots_
+  void record_plot_row();
+  // (replay's frames) => plots_, a row per frame, from the recorded states
+  void load_replay_plots();
+  // The rows shown (the last plot_window_s_ up to now) as CSV; false with error_ set.
+  bool export_plots(const std::string& path);
+  bool select_plot_body(int body);
+  void draw_plots_panel();
   void draw_panels();
   void draw_controls_panel();
   // The Controls panel's sections.
@@ -193,6 +205,7 @@ class ViewerApp {
 
   bool playing_ = true;
   bool show_help_ = false;
+  bool show_plots_ = false;
   double speed_ = 1.0;
   double sim_lag_s_ = 0.0;
   double real_time_factor_ = 0.0;
@@ -206,8 +219,11 @@ class ViewerApp {
   std::string current_panel_;
   std::map<std::string, PanelRect> panel_rects_;  // the panels drawn in the last frame
 
-  std::vector<float> solve_us_history_;
-  std::vector<float> energy_history_;
+  PlotHistory plots_;
+  int plot_body_ = -1;  // whose position and velocity are plotted
+  float plot_window_s_ = 10.0f;
+  char plot_path_[512] = "pivot-plots.csv";
+  std::map<std::string, bool> plot_shown_;  // by series name
   double draw_start_s_ = 0.0;
   std::vector<float> draw_ms_history_;
   double last_mouse_x_ = 0.0, last_mouse_y_ = 0.0;
