@@ -629,3 +629,29 @@ TEST(ViewerPlots, ExportedSeriesEqualTheRecordingLiveAndInReplay) {
   ASSERT_LT(ground, csv.names.size()) << read_text(live).substr(0, 300);
   EXPECT_NEAR(csv.rows[10][ground], 5.6 * 9.81, 1e-6);
 }
+
+TEST(ViewerForces, TheSolverUsesTheMuAScriptSetsAndReloadDropsIt) {
+  const std::string out = temp_path("mu.out");
+  const std::string script =
+      write_script("mu.txt", "load " + box_scene() +
+                                 "\n"
+                                 "set mu 0.3\n"
+                                 "step 1\n"
+                                 "print forces\n"
+                                 "load " +
+                                 box_scene() +
+                                 "   # a reload: the scene's own friction again\n"
+                                 "step 1\n"
+                                 "print forces\n"
+                                 "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const std::string text = read_text(out);
+  // 0.3 as a double (17 digits: 0.29999999999999999), not as the float 0.30000001192...
+  const size_t reload = text.find("force_scale", text.find("force_scale") + 1);
+  ASSERT_NE(reload, std::string::npos) << text;
+  EXPECT_NE(text.substr(0, reload).find("; mu 0.29999999999999999\n"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(0, reload).find("; mu 0.5"), std::string::npos) << text;
+  // The wooden box on wooden ground: sqrt(0.5 * 0.5) = 0.5.
+  EXPECT_NE(text.substr(reload).find("; mu 0.5\n"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(reload).find("; mu 0.29999"), std::string::npos) << text;
+}

@@ -45,8 +45,9 @@ std::vector<ViewerApp::ForceArrow> ViewerApp::force_arrows() const {
 
 void ViewerApp::print_forces() const {
   std::printf("force_scale %.17g N/m\n", newtons_per_metre_);
-  for (const ContactView& c : contacts_)
-    std::printf("contact %s\n", describe(c, world_->scene()).c_str());
+  for (const ContactView& c : contacts_) {
+    std::printf("contact %s; mu %.17g\n", describe(c, world_->scene()).c_str(), c.mu);
+  }
   for (const ForceArrow& a : force_arrows()) {
     std::printf("arrow %s %d %.17g %.17g %.17g %.17g %.17g %.17g\n",
                 a.friction ? "friction" : "normal", a.contact, a.from.x(), a.from.y(), a.from.z(),

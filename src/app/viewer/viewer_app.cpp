@@ -147,9 +147,10 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
   SceneSettings& s = world_->settings();
   try {
     if (name == "mu") {
-      mu_ = std::stof(value);
-      mu_override_ = true;
-      world_->friction_override() = mu_;
+      // Parsed as a double: the solver gets 0.3, not the float nearest it.
+      const double mu = std::stod(value);
+      if (!(mu >= 0.0) || !std::isfinite(mu)) return false;
+      world_->friction_override() = mu;
     } else if (name == "d") {
       const int d = std::stoi(value);
       if (!valid_friction_directions(d)) return false;

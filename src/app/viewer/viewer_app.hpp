@@ -210,8 +210,7 @@ class ViewerApp {
   double sim_lag_s_ = 0.0;
   double real_time_factor_ = 0.0;
   double last_frame_time_s_ = 0.0;
-  float mu_ = 0.5f;
-  bool mu_override_ = false;
+  float mu_ = 0.5f;  // the global mu slider's value; the override itself is the world's
   std::string error_;
   int exit_code_ = 0;
   char path_buffer_[512] = {0};
