@@ -458,31 +458,31 @@ std::map<std::string, Rect> printed_screen_rects(const std::string& text) {
 TEST(ViewerSeeThrough, ThePegShowsInsideTheBlockItsHoleHides) {
   const std::string see = temp_path("see_through.png");
   const std::string opaque = temp_path("opaque.png");
+  const std::string cut = temp_path("section.png");
   const std::string out = temp_path("see_through.out");
-  const std::string script =
-      write_script("see_through.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
-                                          "/scenes/peg_in_hole.json\n"
-                                          "step 40          # the peg half inserted\n"
-                                          "print screen block\n"
-                                          "screenshot " +
-                                          see +
-                                          "\n"
-                                          "alpha block 1\n"
-                                          "screenshot " +
-                                          opaque +
-                                          "\n"
-                                          "quit\n");
-  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  std::string text = "load " + std::string(PIVOT_SOURCE_DIR) + "/scenes/peg_in_hole.json\n";
+  text += "step 40          # the peg half inserted\n";
+  text += "print screen block\n";
+  text += "screenshot " + see + "\n";
+  text += "alpha block 1\n";
+  text += "screenshot " + opaque + "\n";
+  text += "section +x 0     # the camera looks from +x: the near half is cut away\n";
+  text += "screenshot " + cut + "\n";
+  text += "quit\n";
+  ASSERT_EQ(run_viewer("--script " + write_script("see_through.txt", text), "/dev/null", out), 0);
   const auto rects = printed_screen_rects(read_text(out));
   ASSERT_EQ(rects.count("block"), 1u) << read_text(out);
   const Rect block = rects.at("block");
   // The block is drawn translucent by default (a container, see_through.hpp): the peg's
   // shaft inside it shows. Opaque, only the peg's head above the block shows in the
   // block's rectangle. The shaft is 0.1 m wide and 0.15 m deep in the block, about
-  // 90 x 150 px at the scene's camera: more than 8000 px must appear.
+  // 90 x 150 px at the scene's camera: more than 8000 px must appear. Cut open by the
+  // section plane, the opaque block shows the (cut) shaft as well.
   const int seen = peg_pixels_in(load_png(see), block);
   const int hidden = peg_pixels_in(load_png(opaque), block);
+  const int sectioned = peg_pixels_in(load_png(cut), block);
   EXPECT_GT(seen - hidden, 8000) << "translucent " << seen << ", opaque " << hidden;
+  EXPECT_GT(sectioned - hidden, 8000) << "cut open " << sectioned << ", opaque " << hidden;
 }
 
 TEST(ViewerForces, ArrowsOfARestingBoxAddUpToItsWeightAtTheSetScale) {

@@ -30,11 +30,12 @@ constexpr float kContainerAlpha = 0.3f;
 std::vector<float> default_alphas(const Scene& scene, const std::vector<BodyState>& states,
                                   const std::vector<TriangleMesh>& meshes);
 
-// The world bounding box of body k's mesh at the given state.
+// An axis-aligned box in the world frame [m]; empty (lo > hi) as constructed.
 struct Box3 {
   Vec3 lo = Vec3::Constant(1e300);
   Vec3 hi = Vec3::Constant(-1e300);
 };
+// The world bounding box of a body-frame mesh at the given pose.
 Box3 mesh_bounds(const TriangleMesh& mesh, const Pose& pose);
 
 }  // namespace pivot::viewer
