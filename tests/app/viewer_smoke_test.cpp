@@ -655,3 +655,55 @@ TEST(ViewerForces, TheSolverUsesTheMuAScriptSetsAndReloadDropsIt) {
   EXPECT_NE(text.substr(reload).find("; mu 0.5\n"), std::string::npos) << text;
   EXPECT_EQ(text.substr(reload).find("; mu 0.29999"), std::string::npos) << text;
 }
+
+namespace {
+
+// The cone overlay's green (0.3, 0.9, 0.3): its pixel count and the width of the region
+// they span [px].
+struct GreenPixels {
+  int count = 0;
+  int width = 0;
+};
+
+GreenPixels cone_pixels(const Image& image) {
+  GreenPixels green;
+  int lo = image.w, hi = -1;
+  for (int y = 0; y < image.h; ++y) {
+    for (int x = 0; x < image.w; ++x) {
+      const unsigned char* p = image.at(x, y);
+      if (p[1] > p[0] + 80 && p[1] > p[2] + 80) {
+        ++green.count;
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+      }
+    }
+  }
+  green.width = hi >= lo ? hi - lo + 1 : 0;
+  return green;
+}
+
+}  // namespace
+
+TEST(ViewerForces, ConesAreTheOnesTheSolverUsed) {
+  // The resting box's four contacts with cones drawn from each contact's own mu and
+  // friction directions: d = 16 draws four times the edges of d = 4; mu = 1 opens them
+  // wider than mu = 0.2. The box is faint so that the edges inside it show too.
+  std::string text =
+      "load " + box_scene() + "\nalpha box 0.1\noverlay forces off\noverlay cones on\n";
+  const std::vector<std::string> cases = {"set d 4\nset mu 0.5", "set d 16\nset mu 0.5",
+                                          "set d 16\nset mu 0.2", "set d 16\nset mu 1"};
+  std::vector<std::string> shots;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    shots.push_back(temp_path("cones_" + std::to_string(k) + ".png"));
+    text += cases[k] + "\nstep 1\nscreenshot " + shots.back() + "\n";
+  }
+  text += "quit\n";
+  ASSERT_EQ(run_viewer("--script " + write_script("cones.txt", text)), 0);
+  std::vector<GreenPixels> green;
+  for (const std::string& shot : shots) green.push_back(cone_pixels(load_png(shot)));
+  EXPECT_GT(green[0].count, 100);
+  EXPECT_GT(green[1].count, 2 * green[0].count)
+      << "d = 4: " << green[0].count << ", d = 16: " << green[1].count;
+  EXPECT_GT(green[3].width, green[2].width + 20)
+      << "mu 0.2: " << green[2].width << " px, mu 1: " << green[3].width;
+}
