@@ -23,12 +23,17 @@ warmup=30
 frames=$((warmup + 100))
 out=$dir/viewer
 mkdir -p "$out"
+# A configuration directory of its own: the user's saved panel layout is not measured.
+export XDG_CONFIG_HOME=$PWD/$out/config
+rm -rf "$XDG_CONFIG_HOME"
 table=$out/table.md
 renderer=""
 {
-  echo "| scene | median draw [ms] | p95 draw [ms] |"
-  echo "|---|---|---|"
+  echo "| scene | median draw [ms] | p95 draw [ms] | all opaque: median [ms] | p95 [ms] |"
+  echo "|---|---|---|---|---|"
 } > "$table"
+# "median p95" of a finished run's log, or nothing.
+draw_times() { sed -n 's/^draw time .*: median \([0-9.]*\) ms, p95 \([0-9.]*\) ms$/\1 \2/p' "$1"; }
 failed=0
 for scene in scenes/*.json; do
   [[ $scene == *schema* ]] && continue
@@ -37,16 +42,24 @@ for scene in scenes/*.json; do
   status=0
   LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s '-screen 0 1280x800x24' \
     "$viewer" "$scene" --frames "$frames" --frame-stats > "$log" 2>&1 || status=$?
+  # The same scene with every body opaque: what the translucent containers cost.
+  script=$out/${name%.json}.opaque.txt
+  printf 'load %s\nalpha fixed 1\nalpha moving 1\nplay\nwait %d\nquit\n' "$scene" "$frames" > "$script"
+  opaque_log=$out/${name%.json}.opaque.txt.log
+  LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s '-screen 0 1280x800x24' \
+    "$viewer" --script "$script" --frame-stats > "$opaque_log" 2>&1 || status=$?
   found=$(sed -n 's/^GL renderer: //p' "$log")
   renderer=${found:-$renderer}
-  median="" p95=""
-  read -r median p95 < <(sed -n 's/^draw time .*: median \([0-9.]*\) ms, p95 \([0-9.]*\) ms$/\1 \2/p' "$log") || true
-  if [[ $status -ne 0 || -z $median ]]; then
-    echo "| \`$name\` | failed (exit $status, see $log) | |" | tee -a "$table"
+  median="" p95="" opaque_median="" opaque_p95=""
+  read -r median p95 < <(draw_times "$log") || true
+  read -r opaque_median opaque_p95 < <(draw_times "$opaque_log") || true
+  if [[ $status -ne 0 || -z $median || -z $opaque_median ]]; then
+    echo "| \`$name\` | failed (exit $status, see $log) | | | |" | tee -a "$table"
     failed=1
     continue
   fi
-  printf '| `%s` | %.1f | %.1f |\n' "$name" "$median" "$p95" | tee -a "$table"
+  printf '| `%s` | %.1f | %.1f | %.1f | %.1f |\n' "$name" "$median" "$p95" "$opaque_median" "$opaque_p95" |
+    tee -a "$table"
 done
 
 begin="<!-- BEGIN viewer-bench: written by scripts/bench-viewer.sh -->"
@@ -61,6 +74,8 @@ section=$out/section.md
   echo "the overlays and the ImGui panels; the simulation and the buffer swap are not in it."
   echo "Each scene is opened as shipped, playing, in the default 1280 x 800 window under Xvfb;"
   echo "the first $warmup frames (shader compilation) are left out, the next 100 summarised."
+  echo "Containers are drawn translucent as shipped (docs/viewer.md); the last two columns"
+  echo "draw the same scene with every body opaque (a script: \`alpha fixed 1\`, \`alpha moving 1\`)."
   echo
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, shared"
   echo "  (load average at the end of the run: $(cut -d' ' -f1-3 /proc/loadavg))"

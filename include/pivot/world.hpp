@@ -22,12 +22,22 @@ struct WorldState {
   std::vector<BodyState> bodies;  // one per scene body
 };
 
-// The impulse a solved contact applied this step, for drawing and contact logs.
+// The impulse a solved contact applied this step, for drawing and contact logs, with the
+// friction cone the solver used for it.
 struct ContactImpulse {
   int contact = -1;             // index into the step's CollisionResult::contacts
   int island = -1;
   double normal_ns = 0.0;       // theta [N s]
   Vec3 friction_ns = Vec3::Zero();  // sum_j phi_j t_j, world frame [N s]
+  double mu = 0.0;                  // the friction coefficient used (mixed, or the override)
+  // The solver's friction directions: t_j is first_direction turned about the contact
+  // normal by 2 pi j / d, j = 0 .. d-1 (world frame, unit).
+  int d = 0;
+  Vec3 first_direction = Vec3::UnitX();
+  // Of a group side's impulse (World::side_impulses; contact is then -1): the group's
+  // index in CollisionResult::groups and the side's index in its sides.
+  int group = -1;
+  int side = -1;
 };
 
 // What one step did, for the CLI summary, the viewer's stats panel and benchmarks.
@@ -42,6 +52,7 @@ struct StepStats {
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
+  double time_step_s = 0.0;        // h of this step: impulse / h is the mean contact force [N]
   double collision_us = 0.0;
   double assembly_us = 0.0;
   double solve_us = 0.0;
@@ -98,7 +109,8 @@ class World {
   const std::vector<Vec6>& applied_wrenches() const { return applied_wrenches_; }
 
   const WorldState& state() const { return state_; }
-  void set_state(const WorldState& state);  // step back / replay; sizes must match
+  // Step back / replay; sizes must match. Forgets the last step's contacts and impulses.
+  void set_state(const WorldState& state);
   void reset();                              // back to the scene's initial states
 
   // One time step. Throws SolverFailure under FailurePolicy::Stop.
@@ -107,6 +119,8 @@ class World {
   // Of the last step: contacts and groups found at its start, the impulses applied.
   const CollisionResult& collision() const;
   const std::vector<ContactImpulse>& impulses() const { return impulses_; }
+  // The impulses on the sides of nonconvex groups (each side a plane contact, Egan Sec. IV).
+  const std::vector<ContactImpulse>& side_impulses() const { return side_impulses_; }
   const StepStats& last_stats() const { return stats_; }
 
   // Kinetic energy plus potential energy in gravity (zero at the origin) [J].
@@ -132,6 +146,7 @@ class World {
   std::vector<Vec6> applied_wrenches_;
   std::unique_ptr<Pipeline> pipeline_;
   std::vector<ContactImpulse> impulses_;
+  std::vector<ContactImpulse> side_impulses_;
   StepStats stats_;
 };
 

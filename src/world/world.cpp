@@ -94,6 +94,7 @@ void World::reset() {
   state_ = WorldState{};
   state_.bodies = scene_.initial_states;
   impulses_.clear();
+  side_impulses_.clear();
   stats_ = StepStats{};
   applied_wrenches_.assign(scene_.bodies.size(), Vec6::Zero());
   pipeline_->collision = nullptr;
@@ -115,7 +116,10 @@ void World::set_state(const WorldState& state) {
                                 " bodies, the scene " + std::to_string(scene_.bodies.size()));
   }
   state_ = state;
+  // The last step's contacts are gone, so are the impulses that index them.
   pipeline_->collision = nullptr;
+  impulses_.clear();
+  side_impulses_.clear();
   pipeline_->bases.clear();
 }
 
@@ -141,7 +145,9 @@ double World::energy_j() const {
 
 const StepStats& World::step() {
   stats_ = StepStats{};
+  stats_.time_step_s = scene_.settings.time_step_s;
   impulses_.clear();
+  side_impulses_.clear();
   gather_wrenches();
   pipeline_->bases.begin_step();
   detect_contacts();
@@ -240,14 +246,30 @@ void World::step_island(int island_index) {
   }
   const int n = problem.num_contacts();
   const int d = problem.d;
-  const int first_contact = static_cast<int>(p.sides.size());
-  for (int i = first_contact; i < n; ++i) {
+  // Contact i of the LCP: its impulse and the friction cone it was solved with.
+  const auto decode = [&](int i) {
     ContactImpulse impulse;
-    impulse.contact = island.contacts[i - first_contact];
     impulse.island = island_index;
     impulse.normal_ns = z(i);
+    impulse.mu = in.mu[i];
+    impulse.d = d;
     const std::vector<Vec3> t = friction_directions(in.contacts[i]->normal, d);
+    impulse.first_direction = t[0];
     for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * t[j];
+    return impulse;
+  };
+  int i = 0;  // the group sides come first (gather_island_contacts), in group order
+  for (int g : island.groups) {
+    for (size_t k = 0; k < p.collision->groups[g].sides.size(); ++k, ++i) {
+      ContactImpulse impulse = decode(i);
+      impulse.group = g;
+      impulse.side = static_cast<int>(k);
+      side_impulses_.push_back(impulse);
+    }
+  }
+  for (; i < n; ++i) {
+    ContactImpulse impulse = decode(i);
+    impulse.contact = island.contacts[i - static_cast<int>(p.sides.size())];
     impulses_.push_back(impulse);
   }
   stats_.integrate_us += microseconds_since(t0);

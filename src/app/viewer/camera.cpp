@@ -59,6 +59,25 @@ Eigen::Vector3d OrbitCamera::ray_direction(double x_px, double y_px, double widt
   return (f + nx * half_w * s + ny * half_h * u).normalized();
 }
 
+Eigen::Vector2d OrbitCamera::to_screen(const Eigen::Vector3d& p, double width_px, double height_px,
+                                       bool* behind) const {
+  const Eigen::Vector3d f = (target - eye()).normalized();
+  const Eigen::Vector3d s = f.cross(Eigen::Vector3d::UnitZ()).normalized();
+  const Eigen::Vector3d u = s.cross(f);
+  const Eigen::Vector3d r = p - eye();
+  const double depth = r.dot(f);
+  if (behind != nullptr) *behind = depth <= 0.0;
+  const double half_h = std::tan(0.5 * fov_y_rad);
+  const double half_w = half_h * width_px / std::max(1.0, height_px);
+  const double nx = r.dot(s) / (std::max(depth, 1e-12) * half_w);
+  const double ny = r.dot(u) / (std::max(depth, 1e-12) * half_h);
+  return {0.5 * (nx + 1.0) * width_px, 0.5 * (1.0 - ny) * height_px};
+}
+
+double OrbitCamera::metres_per_pixel(double height_px) const {
+  return 2.0 * distance_m * std::tan(0.5 * fov_y_rad) / std::max(1.0, height_px);
+}
+
 void OrbitCamera::orbit(double dx_px, double dy_px) {
   yaw_rad -= 0.005 * dx_px;
   pitch_rad = std::clamp(pitch_rad + 0.005 * dy_px, -kMaxPitch, kMaxPitch);
@@ -69,8 +88,7 @@ void OrbitCamera::pan(double dx_px, double dy_px, double window_height_px) {
   const Eigen::Vector3d s = f.cross(Eigen::Vector3d::UnitZ()).normalized();
   const Eigen::Vector3d u = s.cross(f);
   // One window height of drag moves the target by the visible height at the target.
-  const double metres_per_px =
-      2.0 * distance_m * std::tan(0.5 * fov_y_rad) / std::max(1.0, window_height_px);
+  const double metres_per_px = metres_per_pixel(window_height_px);
   target += metres_per_px * (-dx_px * s + dy_px * u);
 }
 

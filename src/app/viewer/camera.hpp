@@ -21,6 +21,14 @@ struct OrbitCamera {
   // left) of a window of the given size: the ray a mouse click picks along.
   Eigen::Vector3d ray_direction(double x_px, double y_px, double width_px, double height_px) const;
 
+  // The pixel (x right, y down from the top left) where the world point p is seen in a
+  // window of the given size; the inverse of ray_direction. behind is set when p is not in
+  // front of the eye.
+  Eigen::Vector2d to_screen(const Eigen::Vector3d& p, double width_px, double height_px,
+                            bool* behind = nullptr) const;
+  // Metres per pixel in the plane through the target facing the camera.
+  double metres_per_pixel(double height_px) const;
+
   // Mouse drags in pixels of a window of the given height.
   void orbit(double dx_px, double dy_px);
   void pan(double dx_px, double dy_px, double window_height_px);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "layout.hpp"
 #include "pivot/error.hpp"
 #include "renderer.hpp"
 #include "screenshot.hpp"
@@ -103,7 +104,8 @@ int main(int argc, char** argv) {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter in the working directory
+  // Panels remember their placement in the user's configuration directory (layout.hpp).
+  pivot::viewer::LayoutFile layout(pivot::viewer::layout_file_path());
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
@@ -144,6 +146,7 @@ int main(int argc, char** argv) {
           }
         }
         glfwSwapBuffers(window);
+        layout.save(false);
         if (!keep_going) break;
       }
       if (frame_stats) {
@@ -156,6 +159,7 @@ int main(int argc, char** argv) {
     }
   }
 
+  layout.save(true);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -137,6 +137,13 @@ void Renderer::begin_frame(int width_px, int height_px, const Eigen::Matrix4f& v
   glUniform3fv(glGetUniformLocation(mesh_program_, "u_eye"), 1, eye_.data());
   const Eigen::Vector3f light = Eigen::Vector3f(0.4f, 0.3f, 1.0f).normalized();
   glUniform3fv(glGetUniformLocation(mesh_program_, "u_light_direction"), 1, light.data());
+  set_section_plane(Eigen::Vector3f::Zero(), 0.0f);
+}
+
+void Renderer::set_section_plane(const Eigen::Vector3f& normal, float offset_m) {
+  glUseProgram(mesh_program_);
+  glUniform4f(glGetUniformLocation(mesh_program_, "u_section"), normal.x(), normal.y(), normal.z(),
+              offset_m);
 }
 
 void Renderer::draw_mesh(const GpuMesh& mesh, const Eigen::Matrix4f& model,
@@ -145,8 +152,19 @@ void Renderer::draw_mesh(const GpuMesh& mesh, const Eigen::Matrix4f& model,
   glUniformMatrix4fv(glGetUniformLocation(mesh_program_, "u_model"), 1, GL_FALSE, model.data());
   glUniform3fv(glGetUniformLocation(mesh_program_, "u_colour"), 1, colour.data());
   glUniform1f(glGetUniformLocation(mesh_program_, "u_alpha"), alpha);
+  const GLint faces = glGetUniformLocation(mesh_program_, "u_faces");
   glBindVertexArray(mesh.vao);
-  glDrawArrays(GL_TRIANGLES, 0, mesh.vertex_count);
+  if (alpha >= 1.0f) {
+    glUniform1i(faces, 0);
+    glDrawArrays(GL_TRIANGLES, 0, mesh.vertex_count);
+  } else {
+    glDepthMask(GL_FALSE);
+    for (const int side : {-1, 1}) {
+      glUniform1i(faces, side);
+      glDrawArrays(GL_TRIANGLES, 0, mesh.vertex_count);
+    }
+    glDepthMask(GL_TRUE);
+  }
   glBindVertexArray(0);
 }
 
@@ -156,23 +174,40 @@ void Renderer::add_line(const Eigen::Vector3f& a, const Eigen::Vector3f& b,
   lines_.push_back({{b.x(), b.y(), b.z()}, {colour[0], colour[1], colour[2], colour[3]}});
 }
 
-void Renderer::flush_lines(bool depth_test) {
+void Renderer::add_arrow(const Eigen::Vector3f& a, const Eigen::Vector3f& b,
+                         const Eigen::Vector4f& colour) {
+  add_line(a, b, colour);
+  const Eigen::Vector3f along = b - a;
+  const float length = along.norm();
+  const Eigen::Vector3f across = along.cross(eye_ - b);
+  if (length <= 0.0f || across.norm() <= 0.0f) return;
+  const Eigen::Vector3f back = -0.2f * along, side = 0.1f * length * across.normalized();
+  add_line(b, b + back + side, colour);
+  add_line(b, b + back - side, colour);
+}
+
+void Renderer::flush_lines(float hidden_alpha) {
   if (lines_.empty()) return;
-  if (depth_test) {
-    glEnable(GL_DEPTH_TEST);
-  } else {
-    glDisable(GL_DEPTH_TEST);
-  }
   glUseProgram(line_program_);
   glUniformMatrix4fv(glGetUniformLocation(line_program_, "u_view_projection"), 1, GL_FALSE,
                      view_projection_.data());
+  const GLint alpha_scale = glGetUniformLocation(line_program_, "u_alpha_scale");
   glBindVertexArray(line_vao_);
   glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines_.size() * sizeof(LineVertex)),
                lines_.data(), GL_STREAM_DRAW);
-  glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines_.size()));
+  const GLsizei count = static_cast<GLsizei>(lines_.size());
+  if (hidden_alpha > 0.0f) {
+    glDepthMask(GL_FALSE);
+    glDepthFunc(GL_GREATER);
+    glUniform1f(alpha_scale, hidden_alpha);
+    glDrawArrays(GL_LINES, 0, count);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+  }
+  glUniform1f(alpha_scale, 1.0f);
+  glDrawArrays(GL_LINES, 0, count);
   glBindVertexArray(0);
-  glEnable(GL_DEPTH_TEST);
   lines_.clear();
 }
 

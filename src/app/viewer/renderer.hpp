@@ -37,11 +37,21 @@ class Renderer {
 
   void begin_frame(int width_px, int height_px, const Eigen::Matrix4f& view_projection,
                    const Eigen::Vector3f& eye, const Eigen::Vector3f& background);
+  // Bodies cut by the section plane n . x > offset (world frame) from here on; n = 0: none.
+  void set_section_plane(const Eigen::Vector3f& normal, float offset_m);
+  // alpha < 1 draws a translucent mesh: it does not hide what is drawn after it, and its
+  // back faces are blended before its front faces. Translucent meshes go last, farthest
+  // first (the caller sorts them).
   void draw_mesh(const GpuMesh& mesh, const Eigen::Matrix4f& model, const Eigen::Vector3f& colour,
                  float alpha = 1.0f);
-  // Lines are batched: add during the frame, drawn in one call by flush_lines().
+  // Lines are batched: add during the frame, drawn in one call by flush_lines(). Lines are
+  // depth tested; with hidden_alpha > 0 the parts hidden behind what is already drawn are
+  // drawn too, at hidden_alpha times their alpha, so an overlay behind a face looks behind.
   void add_line(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector4f& colour);
-  void flush_lines(bool depth_test);
+  void flush_lines(float hidden_alpha = 0.0f);
+  // A line from a to b with a two-stroke head at b, a fifth of its length, in the plane
+  // that faces the eye (so the head never shows edge-on).
+  void add_arrow(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector4f& colour);
 
  private:
   GLuint mesh_program_ = 0;

@@ -28,6 +28,7 @@ bool ViewerApp::open_replay(const std::string& path) {
     replay_playing_ = false;
     replay_clock_s_ = 0.0;
     std::snprintf(replay_path_, sizeof(replay_path_), "%s", path.c_str());
+    load_replay_plots();
     show_replay_frame(0);
     return true;
   } catch (const std::exception& e) {
@@ -40,6 +41,8 @@ void ViewerApp::close_replay() {
   if (!replay_) return;
   replay_.reset();
   replay_playing_ = false;
+  plots_.clear();  // the replay's rows; the simulation's start again from the state shown
+  record_plot_row();
 }
 
 void ViewerApp::show_replay_frame(int frame) {
@@ -67,13 +70,13 @@ void ViewerApp::draw_replay_panel() {
   // Kept at the bottom right corner as it grows when a recording opens.
   ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width) - 10, static_cast<float>(height) - 10),
                           ImGuiCond_Always, ImVec2(1.0f, 1.0f));
-  ImGui::Begin("Replay", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  begin_panel("Replay", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   if (!replay_) {
     ImGui::SetNextItemWidth(300);
     ImGui::InputText("##recording", replay_path_, sizeof(replay_path_));
     ImGui::SameLine();
     if (ImGui::Button("Open")) open_replay(replay_path_);
-    ImGui::End();
+    end_panel();
     return;
   }
   if (ImGui::Button(replay_playing_ ? "Pause" : "Play")) {
@@ -83,7 +86,7 @@ void ViewerApp::draw_replay_panel() {
   ImGui::SameLine();
   if (ImGui::Button("Close")) {
     close_replay();
-    ImGui::End();
+    end_panel();
     return;
   }
   ImGui::SameLine();
@@ -94,7 +97,7 @@ void ViewerApp::draw_replay_panel() {
     replay_playing_ = false;
     show_replay_frame(frame);
   }
-  ImGui::End();
+  end_panel();
 }
 
 }  // namespace pivot::viewer

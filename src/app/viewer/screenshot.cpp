@@ -1,11 +1,12 @@
 #include "screenshot.hpp"
 
 #include <glad/gl.h>
+#include <stb_image_write.h>
 
 #include <cstdio>
 #include <vector>
 
-#include <stb_image_write.h>
+#include "move_into_place.hpp"
 
 namespace pivot::viewer {
 
@@ -25,12 +26,7 @@ bool write_screenshot(const std::string& path, int width, int height, std::strin
     *error = "cannot write screenshot " + temp;
     return false;
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    *error = "cannot rename " + temp + " to " + path;
-    return false;
-  }
-  return true;
+  return move_into_place(temp, path, error);
 }
 
 }  // namespace pivot::viewer

@@ -18,7 +18,10 @@ const std::map<std::string, size_t>& arity() {
       {"load", 1},         {"set", 2},          {"play", 0},         {"pause", 0},
       {"step", 1},         {"wait", 1},         {"screenshot", 1},   {"overlay", 2},
       {"quit", 0},         {"drag", 4},         {"drag off", 1},     {"nudge", 1},
-      {"print state", 1},  {"record start", 2}, {"record stop", 1},  {"video start", 2},
+      {"print state", 1},  {"print panels", 1}, {"print screen", 2}, {"print forces", 1},
+      {"contact", 1},      {"plot export", 2},  {"plot show", 1},    {"plot hide", 1},
+      {"plot body", 2},    {"plot window", 2},  {"alpha", 2},        {"section", 2},
+      {"section off", 1},  {"record start", 2}, {"record stop", 1},  {"video start", 2},
       {"video stop", 1},   {"replay open", 2},  {"replay frame", 2}, {"replay play", 1},
       {"replay pause", 1}, {"replay close", 1}};
   return table;

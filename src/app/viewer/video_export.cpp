@@ -3,6 +3,8 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "move_into_place.hpp"
+
 namespace pivot::viewer {
 
 namespace {
@@ -82,12 +84,7 @@ bool VideoExport::finish(std::string* error) {
     std::remove(temp_path_.c_str());
     return false;
   }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    *error = "cannot rename " + temp_path_ + " to " + path_;
-    std::remove(temp_path_.c_str());
-    return false;
-  }
-  return true;
+  return move_into_place(temp_path_, path_, error);
 }
 
 void VideoExport::abandon() {

@@ -17,11 +17,11 @@ namespace pivot::viewer {
 namespace {
 
 constexpr size_t kHistoryStates = 2000;  // step-back depth (20 s at h = 0.01)
-constexpr size_t kPlotSamples = 300;
 // Draw times are summarised over fewer frames than the plots keep, so that a benchmark run
 // of a few seconds can leave the first frames (shader compilation) out.
 constexpr size_t kDrawTimeFrames = 100;
 constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
+constexpr float kHiddenOverlayAlpha = 0.3f;
 
 Eigen::Vector3f body_colour(int index, bool fixed) {
   if (fixed) return {0.55f, 0.57f, 0.60f};
@@ -42,7 +42,7 @@ Eigen::Matrix4f model_matrix(const Pose& pose) {
 
 Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
 
-void push_sample(std::vector<float>* samples, float value, size_t capacity = kPlotSamples) {
+void push_sample(std::vector<float>* samples, float value, size_t capacity) {
   if (samples->size() == capacity) samples->erase(samples->begin());
   samples->push_back(value);
 }
@@ -70,14 +70,29 @@ bool ViewerApp::load(const std::string& path) {
     world_ = std::move(world);
     scene_path_ = path;
     history_.clear();
-    solve_us_history_.clear();
-    energy_history_.clear();
     sim_lag_s_ = 0.0;
     error_.clear();
     if (!world_->scene().materials.empty()) mu_ = static_cast<float>(world_->scene().materials[0].friction);
     std::snprintf(path_buffer_, sizeof(path_buffer_), "%s", path.c_str());
     rebuild_meshes();
     frame_camera();
+    see_through_.alpha = default_alphas(world_->scene(), world_->state().bodies, body_meshes_);
+    scene_bounds_ = Box3{};
+    for (size_t k = 0; k < body_meshes_.size(); ++k) {
+      if (std::holds_alternative<HalfSpace>(world_->scene().bodies[k].shape)) continue;
+      const Box3 b = mesh_bounds(body_meshes_[k], world_->state().bodies[k].pose);
+      scene_bounds_.lo = scene_bounds_.lo.cwiseMin(b.lo);
+      scene_bounds_.hi = scene_bounds_.hi.cwiseMax(b.hi);
+    }
+    plots_.clear();
+    plot_body_ = default_nudge_body();
+    record_plot_row();
+    newtons_per_metre_ = default_force_scale();
+    contacts_.clear();
+    pinned_contact_.reset();
+    see_through_.section_normal = section_normal_facing_camera();
+    see_through_.section_offset_m =
+        see_through_.section_normal.dot(0.5 * (scene_bounds_.lo + scene_bounds_.hi));
     return true;
   } catch (const std::exception& e) {
     error_ = e.what();
@@ -132,13 +147,18 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
   SceneSettings& s = world_->settings();
   try {
     if (name == "mu") {
-      mu_ = std::stof(value);
-      mu_override_ = true;
-      world_->friction_override() = mu_;
+      // Parsed as a double: the solver gets 0.3, not the float nearest it.
+      const double mu = std::stod(value);
+      if (!(mu >= 0.0) || !std::isfinite(mu)) return false;
+      world_->friction_override() = mu;
     } else if (name == "d") {
       const int d = std::stoi(value);
       if (!valid_friction_directions(d)) return false;
       s.friction_directions = d;
+    } else if (name == "force_scale") {
+      const double scale = std::stod(value);
+      if (!(scale > 0.0) || !std::isfinite(scale)) return false;
+      newtons_per_metre_ = scale;
     } else if (name == "h") {
       s.time_step_s = std::stod(value);
     } else if (name == "method") {
@@ -152,6 +172,72 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
     return false;
   }
   return true;
+}
+
+float ViewerApp::body_alpha(int body) const {
+  return see_through_.on ? see_through_.alpha[static_cast<size_t>(body)] : 1.0f;
+}
+
+Vec3 ViewerApp::section_normal_facing_camera() const {
+  const Vec3 back = camera_.eye() - camera_.target;
+  Eigen::Index axis = 0;
+  back.cwiseAbs().maxCoeff(&axis);
+  Vec3 n = Vec3::Zero();
+  n[axis] = back[axis] >= 0 ? 1.0 : -1.0;
+  return n;
+}
+
+bool ViewerApp::set_alpha(const std::string& who, const std::string& value) {
+  float alpha = 0.0f;
+  try {
+    alpha = std::stof(value);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (!(alpha >= 0.0f && alpha <= 1.0f)) return false;
+  const std::vector<Body>& bodies = world_->scene().bodies;
+  const int named = body_named(who);
+  if (named < 0 && who != "fixed" && who != "moving") return false;
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const bool chosen =
+        named >= 0 ? static_cast<int>(k) == named : bodies[k].fixed == (who == "fixed");
+    if (chosen) see_through_.alpha[k] = alpha;
+  }
+  see_through_.on = true;
+  return true;
+}
+
+bool ViewerApp::set_section(const std::string& normal, const std::string& offset) {
+  static const std::map<std::string, Vec3> kNormals = {
+      {"+x", Vec3::UnitX()},  {"-x", -Vec3::UnitX()}, {"+y", Vec3::UnitY()},
+      {"-y", -Vec3::UnitY()}, {"+z", Vec3::UnitZ()},  {"-z", -Vec3::UnitZ()}};
+  const auto it = kNormals.find(normal);
+  if (it == kNormals.end()) return false;
+  try {
+    see_through_.section_offset_m = std::stod(offset);
+  } catch (const std::exception&) {
+    return false;
+  }
+  see_through_.section_normal = it->second;
+  see_through_.section = true;
+  return true;
+}
+
+PanelRect ViewerApp::body_screen_rect(int body) const {
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  const Box3 box = mesh_bounds(body_meshes_[static_cast<size_t>(body)],
+                               world_->state().bodies[static_cast<size_t>(body)].pose);
+  Eigen::Vector2d lo = Eigen::Vector2d::Constant(1e30), hi = Eigen::Vector2d::Constant(-1e30);
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
+                 (corner & 4) ? box.hi.z() : box.lo.z());
+    const Eigen::Vector2d q = camera_.to_screen(p, width, height);
+    lo = lo.cwiseMin(q);
+    hi = hi.cwiseMax(q);
+  }
+  return {static_cast<float>(lo.x()), static_cast<float>(lo.y()),
+          static_cast<float>(hi.x() - lo.x()), static_cast<float>(hi.y() - lo.y())};
 }
 
 void ViewerApp::run_script_action() {
@@ -168,7 +254,8 @@ void ViewerApp::run_script_action() {
   };
   if (a.verb == "load") {
     if (!load(a.args[0])) fail("cannot load '" + a.args[0] + "': " + error_);
-  } else if (!world_ && a.verb != "quit" && a.verb != "wait" && a.verb != "screenshot") {
+  } else if (!world_ && a.verb != "quit" && a.verb != "wait" && a.verb != "screenshot" &&
+             !(a.verb == "print" && a.args[0] == "panels")) {
     fail("no scene loaded");
   } else if (a.verb == "set") {
     if (!set_setting(a.args[0], a.args[1])) fail("cannot set " + a.args[0] + " to '" + a.args[1] + "'");
@@ -193,14 +280,14 @@ void ViewerApp::run_script_action() {
     pending_screenshot_ = a.args[0];
   } else if (a.verb == "overlay") {
     const bool on = a.args[1] == "on";
-    bool* flag = a.args[0] == "contacts" ? &overlays_.contacts
+    bool* flag = a.args[0] == "contacts"  ? &overlays_.contacts
                  : a.args[0] == "normals" ? &overlays_.normals
-                 : a.args[0] == "impulses" ? &overlays_.impulses
-                 : a.args[0] == "cones"    ? &overlays_.cones
-                 : a.args[0] == "groups"   ? &overlays_.groups
-                 : a.args[0] == "frames"   ? &overlays_.frames
-                 : a.args[0] == "islands"  ? &overlays_.islands
-                                           : nullptr;
+                 : a.args[0] == "forces"  ? &overlays_.forces
+                 : a.args[0] == "cones"   ? &overlays_.cones
+                 : a.args[0] == "groups"  ? &overlays_.groups
+                 : a.args[0] == "frames"  ? &overlays_.frames
+                 : a.args[0] == "islands" ? &overlays_.islands
+                                          : nullptr;
     if (flag == nullptr) {
       fail("unknown overlay '" + a.args[0] + "'");
     } else {
@@ -245,6 +332,63 @@ void ViewerApp::run_script_action() {
     } else {
       close_replay();
     }
+  } else if (a.verb == "alpha") {
+    if (!set_alpha(a.args[0], a.args[1])) {
+      fail("alpha takes fixed, moving or a body's name and a value in [0, 1], not '" + a.args[0] +
+           " " + a.args[1] + "'");
+    }
+  } else if (a.verb == "section") {
+    if (a.args[0] == "off") {
+      see_through_.section = false;
+    } else if (!set_section(a.args[0], a.args[1])) {
+      fail("section takes +x, -x, +y, -y, +z or -z and an offset [m], or off");
+    }
+  } else if (a.verb == "print" && a.args[0] == "screen") {
+    const int body = body_named(a.args[1]);
+    if (body < 0) {
+      fail("no body named '" + a.args[1] + "'");
+    } else {
+      const PanelRect r = body_screen_rect(body);
+      std::printf("screen %s %g %g %g %g\n", a.args[1].c_str(), static_cast<double>(r.x),
+                  static_cast<double>(r.y), static_cast<double>(r.width),
+                  static_cast<double>(r.height));
+      std::fflush(stdout);
+    }
+  } else if (a.verb == "plot") {
+    if (a.args[0] == "show" || a.args[0] == "hide") {
+      show_plots_ = a.args[0] == "show";
+    } else if (a.args[0] == "export") {
+      if (!export_plots(a.args[1])) fail(error_);
+    } else if (a.args[0] == "body") {
+      if (!select_plot_body(body_named(a.args[1]))) fail("no body named '" + a.args[1] + "'");
+    } else {
+      const float seconds = static_cast<float>(std::atof(a.args[1].c_str()));
+      if (!(seconds > 0.0f))
+        fail("plot window takes seconds > 0, not '" + a.args[1] + "'");
+      else
+        plot_window_s_ = seconds;
+    }
+  } else if (a.verb == "contact") {
+    const int k = std::atoi(a.args[0].c_str());
+    if (a.args[0] == "off") {
+      pinned_contact_.reset();
+    } else if (k < 0 || k >= static_cast<int>(contacts_.size())) {
+      fail("no contact " + a.args[0] + " (the last step has " + std::to_string(contacts_.size()) +
+           ")");
+    } else {
+      pinned_contact_ = contacts_[static_cast<size_t>(k)];
+    }
+  } else if (a.verb == "print" && a.args[0] == "forces") {
+    print_forces();
+  } else if (a.verb == "print" && a.args[0] == "panels") {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    std::printf("window %g %g\n", static_cast<double>(display.x), static_cast<double>(display.y));
+    for (const auto& [name, r] : panel_rects_) {
+      std::printf("panel %s %g %g %g %g\n", name.c_str(), static_cast<double>(r.x),
+                  static_cast<double>(r.y), static_cast<double>(r.width),
+                  static_cast<double>(r.height));
+    }
+    std::fflush(stdout);
   } else if (a.verb == "print") {
     const WorldState& state = world_->state();
     std::printf("state step %lld t %.9g\n", static_cast<long long>(state.step), state.time_s);
@@ -303,10 +447,9 @@ void ViewerApp::step_once() {
   apply_hand_wrenches();
   history_.push_back(world_->state());
   if (history_.size() > kHistoryStates) history_.pop_front();
-  const StepStats& stats = world_->step();
+  world_->step();
   if (recording_) recording_->record(*world_);
-  push_sample(&solve_us_history_, static_cast<float>(stats.solve_us));
-  push_sample(&energy_history_, static_cast<float>(world_->energy_j()));
+  record_plot_row();
 }
 
 void ViewerApp::advance_simulation(double wall_dt_s) {
@@ -347,6 +490,11 @@ void ViewerApp::handle_input() {
     }
     if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
   }
+  if (world_ && !io.WantCaptureMouse) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window_, &w, &h);
+    pick_contact(x, y, w, h);
+  }
   if (world_ && !replay_) {
     int w = 0, h = 0;
     glfwGetWindowSize(window_, &w, &h);
@@ -377,19 +525,43 @@ void ViewerApp::handle_input() {
   if (ImGui::IsKeyPressed(GLFW_KEY_BACKSPACE, false)) {
     world_->reset();
     history_.clear();
+    record_plot_row();
   }
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) load(scene_path_);
   if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pending_screenshot_ = "pivot-screenshot.png";
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) show_help_ = !show_help_;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F2, false)) show_plots_ = !show_plots_;
+  // See through (MuJoCo's simulate toggles transparency with T too).
+  if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) see_through_.on = !see_through_.on;
+  if (ImGui::IsKeyPressed(GLFW_KEY_X, false)) {
+    if (!see_through_.section) see_through_.section_normal = section_normal_facing_camera();
+    see_through_.section = !see_through_.section;
+  }
+  const double section_step_m = 0.02 * (scene_bounds_.hi - scene_bounds_.lo).maxCoeff();
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET)) see_through_.section_offset_m -= section_step_m;
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET)) see_through_.section_offset_m += section_step_m;
 }
 
 void ViewerApp::draw_world() {
   const Scene& scene = world_->scene();
   const WorldState& state = world_->state();
+  const SeeThrough& st = see_through_;
+  renderer_->set_section_plane(st.section ? f(st.section_normal) : Eigen::Vector3f::Zero(),
+                               static_cast<float>(st.section_offset_m));
+  // Opaque bodies first. Translucent ones come after the grid and the overlays, farthest
+  // first (by centre), so they hide neither one another nor the contacts behind them.
+  std::vector<std::pair<double, int>> translucent;
+  const Vec3 eye = camera_.eye();
   for (size_t k = 0; k < scene.bodies.size(); ++k) {
     const bool plane = std::holds_alternative<HalfSpace>(scene.bodies[k].shape);
+    const float alpha = plane ? 0.85f : body_alpha(static_cast<int>(k));
+    if (!plane && alpha < 1.0f) {
+      translucent.emplace_back(-(state.bodies[k].pose.position - eye).squaredNorm(),
+                               static_cast<int>(k));
+      continue;
+    }
     renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
-                         body_colour(static_cast<int>(k), scene.bodies[k].fixed), plane ? 0.85f : 1.0f);
+                         body_colour(static_cast<int>(k), scene.bodies[k].fixed), alpha);
   }
   // Ground grid on z = 0, 10 cm lines over 4 m, metre lines darker.
   for (int i = -20; i <= 20; ++i) {
@@ -399,14 +571,21 @@ void ViewerApp::draw_world() {
     renderer_->add_line({s, -2.0f, 0.001f}, {s, 2.0f, 0.001f}, c);
     renderer_->add_line({-2.0f, s, 0.001f}, {2.0f, s, 0.001f}, c);
   }
-  renderer_->flush_lines(true);
+  renderer_->flush_lines();
+  draw_overlays();
+  std::sort(translucent.begin(), translucent.end());
+  for (const auto& [key, k] : translucent) {
+    renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
+                         body_colour(k, scene.bodies[k].fixed), body_alpha(k));
+  }
+  renderer_->set_section_plane(Eigen::Vector3f::Zero(), 0.0f);
 }
 
 void ViewerApp::draw_overlays() {
   const CollisionResult& collision = world_->collision();
   const double scale = 0.1 * camera_.distance_m;  // overlay lengths follow the zoom
-  const Eigen::Vector4f red(0.95f, 0.2f, 0.2f, 1.0f), yellow(1.0f, 0.85f, 0.1f, 1.0f),
-      cyan(0.2f, 0.9f, 0.9f, 1.0f), magenta(0.9f, 0.3f, 0.9f, 1.0f), green(0.3f, 0.9f, 0.3f, 1.0f);
+  const Eigen::Vector4f red(0.95f, 0.2f, 0.2f, 1.0f), blue(0.55f, 0.65f, 1.0f, 1.0f),
+      magenta(0.9f, 0.3f, 0.9f, 1.0f), green(0.3f, 0.9f, 0.3f, 1.0f);
   if (overlays_.contacts || overlays_.normals) {
     for (const Contact& c : collision.contacts) {
       const float r = static_cast<float>(0.02 * scale);
@@ -417,31 +596,32 @@ void ViewerApp::draw_overlays() {
           renderer_->add_line(f(c.point - e), f(c.point + e), red);
         }
       }
-      if (overlays_.normals) renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * c.normal), cyan);
+      if (overlays_.normals)
+        renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * c.normal), blue);
     }
   }
-  if (overlays_.impulses || overlays_.cones) {
-    // Impulse arrows scaled so the largest impulse of the step is 0.5 scale long.
-    double largest = 1e-12;
-    for (const ContactImpulse& i : world_->impulses()) {
-      largest = std::max(largest, std::hypot(i.normal_ns, i.friction_ns.norm()));
+  if (pinned_contact_) {  // the contact the Contact panel describes, marked larger
+    const float r = static_cast<float>(0.06 * scale);
+    for (int axis = 0; axis < 3; ++axis) {
+      Eigen::Vector3f e = Eigen::Vector3f::Zero();
+      e[axis] = r;
+      renderer_->add_line(f(pinned_contact_->point) - e, f(pinned_contact_->point) + e,
+                          Eigen::Vector4f(1, 1, 1, 1));
     }
-    const int d = world_->settings().friction_directions;
-    for (const ContactImpulse& i : world_->impulses()) {
-      const Contact& c = collision.contacts[i.contact];
-      if (overlays_.impulses && i.normal_ns > 0) {
-        const Vec3 impulse = i.normal_ns * c.normal + i.friction_ns;
-        renderer_->add_line(f(c.point), f(c.point + 0.5 * scale * impulse / largest), yellow);
-      }
-      if (overlays_.cones && i.normal_ns > 0) {
-        const double mu = world_->friction_override().value_or(mu_);
-        const Vec3 n = c.normal.normalized();
-        const Vec3 u = n.unitOrthogonal(), w = n.cross(u);
-        for (int j = 0; j < d; ++j) {
-          const double a = 2.0 * M_PI * j / d;
-          const Vec3 edge = n + mu * (std::cos(a) * u + std::sin(a) * w);
-          renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * edge), green);
-        }
+  }
+  for (const ForceArrow& arrow : force_arrows()) {
+    renderer_->add_arrow(f(arrow.from), f(arrow.to),
+                         arrow.friction ? kFrictionArrowColour : kNormalArrowColour);
+  }
+  if (overlays_.cones) {
+    // The polyhedral cone the solver used: edges n + mu t_j (ContactView).
+    for (const ContactView& c : contacts_) {
+      if (c.normal_n <= 0.0) continue;
+      const Vec3 w = c.normal.cross(c.first_direction);
+      for (int j = 0; j < c.d; ++j) {
+        const double a = 2.0 * kPi * j / c.d;
+        const Vec3 edge = c.normal + c.mu * (std::cos(a) * c.first_direction + std::sin(a) * w);
+        renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * edge), green);
       }
     }
   }
@@ -475,7 +655,8 @@ void ViewerApp::draw_overlays() {
     }
   }
   draw_hand();
-  renderer_->flush_lines(false);  // overlays stay visible through the bodies
+  // Overlays behind an opaque face show faintly, so a contact behind a face looks behind it.
+  renderer_->flush_lines(kHiddenOverlayAlpha);
 }
 
 bool ViewerApp::frame() {
@@ -489,6 +670,7 @@ bool ViewerApp::frame() {
   } else if (world_) {
     advance_simulation(wall_dt);
   }
+  if (world_) contacts_ = contact_views(*world_);
 
   draw_start_s_ = glfwGetTime();
   int width = 0, height = 0;
@@ -497,10 +679,7 @@ bool ViewerApp::frame() {
   const Eigen::Matrix4f view_projection = camera_.projection(aspect) * camera_.view();
   renderer_->begin_frame(width, height, view_projection, f(camera_.eye()),
                          Eigen::Vector3f(0.78f, 0.82f, 0.88f));
-  if (world_) {
-    draw_world();
-    draw_overlays();
-  }
+  if (world_) draw_world();
   draw_panels();
   return !glfwWindowShouldClose(window_);
 }

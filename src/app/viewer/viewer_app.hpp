@@ -10,25 +10,34 @@
 // clang-format on
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "camera.hpp"
+#include "contact_view.hpp"
+#include "layout.hpp"
 #include "pivot/hand_spring.hpp"
 #include "pivot/recording.hpp"
 #include "pivot/world.hpp"
+#include "plots.hpp"
 #include "script.hpp"
+#include "see_through.hpp"
 #include "shape_mesh.hpp"
 #include "video_export.hpp"
 
 namespace pivot::viewer {
 
+// Force arrows: the normal part yellow, the friction part cyan.
+inline const Eigen::Vector4f kNormalArrowColour(1.0f, 0.85f, 0.1f, 1.0f);
+inline const Eigen::Vector4f kFrictionArrowColour(0.1f, 0.85f, 0.95f, 1.0f);
+
 struct Overlays {
   bool contacts = true;
   bool normals = false;
-  bool impulses = true;
+  bool forces = true;
   bool cones = false;
   bool groups = true;
   bool frames = false;
@@ -71,13 +80,52 @@ class ViewerApp {
   // (wall time) => steps, keeping up with real time when the solver allows
   void advance_simulation(double wall_dt_s);
   void step_once();
+  // (bodies, overlays) => the 3-D view: opaque bodies, grid, overlays, then translucent
+  // bodies farthest first
   void draw_world();
   void draw_overlays();
+  // The force arrows drawn: from each contact point, its normal and its friction force at
+  // newtons_per_metre_ (what `print forces` reports).
+  struct ForceArrow {
+    int contact = -1;  // index into contacts_
+    bool friction = false;
+    Vec3 from = Vec3::Zero(), to = Vec3::Zero();
+  };
+  std::vector<ForceArrow> force_arrows() const;
+  void print_forces() const;
+  // At load: the largest weight or scripted force of the scene as an arrow about a quarter
+  // of the camera's distance long, rounded up to 1, 2 or 5 times a power of ten [N/m].
+  double default_force_scale() const;
+  // A bar as long as a round force at the view's centre, labelled in newtons.
+  void draw_force_scale_bar();
+  // Hovered contact: a tooltip; clicked: a panel until closed or clicked away.
+  void pick_contact(double x_px, double y_px, int width_px, int height_px);
+  void draw_contact_info();
+
+  // The Plots panel (plot_panel.cpp).
+  void add_state_plot_values(std::vector<std::pair<std::string, double>>* values) const;
+  // (world after a step) => a row of plots_
+  void record_plot_row();
+  // (replay's frames) => plots_, a row per frame, from the recorded states
+  void load_replay_plots();
+  // The rows shown (the last plot_window_s_ up to now) as CSV; false with error_ set.
+  bool export_plots(const std::string& path);
+  bool select_plot_body(int body);
+  void draw_plots_panel();
   void draw_panels();
   void draw_controls_panel();
+  // The Controls panel's sections.
+  void draw_simulation_section();
+  void draw_view_section();
+  void draw_overlays_section();
+  void draw_record_section();
   void draw_stats_panel();
   void draw_scene_picker();
   void draw_help_overlay();
+  // Every panel is drawn between these two: begin_panel() keeps it inside the window
+  // (layout.hpp), end_panel() records where it was drawn (for `print panels`).
+  bool begin_panel(const char* name, bool* open = nullptr, int flags = 0);
+  void end_panel();
   void start_recording(const std::string& path);
   void stop_recording();
   bool start_video(const std::string& path);
@@ -104,11 +152,25 @@ class ViewerApp {
   void rebuild_meshes();
   void frame_camera();
   bool set_setting(const std::string& name, const std::string& value);
+  bool set_alpha(const std::string& who, const std::string& value);
+  bool set_section(const std::string& normal, const std::string& offset);
+  float body_alpha(int body) const;
+  // The section plane faces the camera: the signed world axis nearest the view's back.
+  Vec3 section_normal_facing_camera() const;
+  // The body's screen rectangle [px from the top left]: its mesh's bounding box projected.
+  PanelRect body_screen_rect(int body) const;
 
   GLFWwindow* window_;
   Renderer* renderer_;
   OrbitCamera camera_;
   Overlays overlays_;
+  SeeThrough see_through_;
+  std::vector<ContactView> contacts_;  // of the last step, refreshed every frame
+  double newtons_per_metre_ = 100.0;   // force arrows: this many newtons per metre of arrow
+  int hovered_contact_ = -1;           // index into contacts_
+  std::optional<ContactView> pinned_contact_;
+  double press_x_ = 0.0, press_y_ = 0.0;  // where the left button went down, for a click
+  Box3 scene_bounds_;  // of the bodies other than half-spaces at load: the section's range
   std::string scene_path_;
   std::unique_ptr<World> world_;
   std::vector<GpuMesh> meshes_;
@@ -143,18 +205,24 @@ class ViewerApp {
 
   bool playing_ = true;
   bool show_help_ = false;
+  bool show_plots_ = false;
   double speed_ = 1.0;
   double sim_lag_s_ = 0.0;
   double real_time_factor_ = 0.0;
   double last_frame_time_s_ = 0.0;
-  float mu_ = 0.5f;
-  bool mu_override_ = false;
+  float mu_ = 0.5f;  // the global mu slider's value; the override itself is the world's
   std::string error_;
   int exit_code_ = 0;
   char path_buffer_[512] = {0};
 
-  std::vector<float> solve_us_history_;
-  std::vector<float> energy_history_;
+  std::string current_panel_;
+  std::map<std::string, PanelRect> panel_rects_;  // the panels drawn in the last frame
+
+  PlotHistory plots_;
+  int plot_body_ = -1;  // whose position and velocity are plotted
+  float plot_window_s_ = 10.0f;
+  char plot_path_[512] = "pivot-plots.csv";
+  std::map<std::string, bool> plot_shown_;  // by series name
   double draw_start_s_ = 0.0;
   std::vector<float> draw_ms_history_;
   double last_mouse_x_ = 0.0, last_mouse_y_ = 0.0;

@@ -1,0 +1,70 @@
+#include "contact_view.hpp"
+
+#include <cstdio>
+
+namespace pivot::viewer {
+
+namespace {
+
+// The velocity of the material point of body at p after the step (zero for a fixed body).
+Vec3 point_velocity(const World& world, int body, const Vec3& p) {
+  if (world.scene().bodies[static_cast<size_t>(body)].fixed) return Vec3::Zero();
+  const BodyState& s = world.state().bodies[static_cast<size_t>(body)];
+  return s.twist.linear + s.twist.angular.cross(p - s.pose.position);
+}
+
+ContactView view_of(const World& world, const ContactImpulse& impulse, int body_a, int body_b,
+                    const Vec3& point, const Vec3& normal, double gap_m, double h) {
+  ContactView v;
+  v.body_a = body_a;
+  v.body_b = body_b;
+  v.point = point;
+  v.normal = normal;
+  v.gap_m = gap_m;
+  v.normal_n = impulse.normal_ns / h;
+  v.friction_n = impulse.friction_ns / h;
+  v.mu = impulse.mu;
+  v.d = impulse.d;
+  v.first_direction = impulse.first_direction;
+  const Vec3 relative = point_velocity(world, body_a, point) - point_velocity(world, body_b, point);
+  v.slip_speed_mps = (relative - relative.dot(normal) * normal).norm();
+  v.slides = v.slip_speed_mps > kSlipSpeed_mps;
+  return v;
+}
+
+}  // namespace
+
+const char* state(const ContactView& c) {
+  if (c.normal_n <= 0.0) return "no force";
+  return c.slides ? "slides" : "sticks";
+}
+
+std::vector<ContactView> contact_views(const World& world) {
+  std::vector<ContactView> views;
+  const double h = world.last_stats().time_step_s;
+  if (h <= 0.0) return views;
+  const CollisionResult& collision = world.collision();
+  for (const ContactImpulse& i : world.impulses()) {
+    const Contact& c = collision.contacts[static_cast<size_t>(i.contact)];
+    views.push_back(view_of(world, i, c.body_a, c.body_b, c.point, c.normal, c.gap_m, h));
+  }
+  for (const ContactImpulse& i : world.side_impulses()) {
+    const ContactGroup& g = collision.groups[static_cast<size_t>(i.group)];
+    const ContactSide& side = g.sides[static_cast<size_t>(i.side)];
+    views.push_back(view_of(world, i, g.body_a, g.body_b, side.point, side.normal, side.gap_m, h));
+    views.back().group_side = true;
+  }
+  return views;
+}
+
+std::string describe(const ContactView& c, const Scene& scene) {
+  char text[256];
+  std::snprintf(
+      text, sizeof(text), "%s on %s%s: gap %.2e m, normal %.3g N, friction %.3g N, mu %.2f, %s",
+      scene.bodies[static_cast<size_t>(c.body_a)].name.c_str(),
+      scene.bodies[static_cast<size_t>(c.body_b)].name.c_str(), c.group_side ? " (group side)" : "",
+      c.gap_m, c.normal_n, c.friction_n.norm(), c.mu, state(c));
+  return text;
+}
+
+}  // namespace pivot::viewer

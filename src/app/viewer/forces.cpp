@@ -1,0 +1,159 @@
+// Contact forces in the viewer: arrows in newtons at a scale the user sets (with a bar to
+// read it by), and the contact under the mouse described (ContactView).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "viewer_app.hpp"
+
+namespace pivot::viewer {
+
+namespace {
+
+// The smallest of 1, 2, 5 times a power of ten at or above x > 0.
+double round_up_125(double x) {
+  const double decade = std::pow(10.0, std::floor(std::log10(x)));
+  for (const double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * decade >= x * (1.0 - 1e-12)) return m * decade;
+  }
+  return 10.0 * decade;
+}
+
+constexpr double kPickRadius_px = 8.0;
+constexpr double kClickSlop_px = 3.0;  // a press and release closer than this is a click
+
+}  // namespace
+
+std::vector<ViewerApp::ForceArrow> ViewerApp::force_arrows() const {
+  std::vector<ForceArrow> arrows;
+  if (!overlays_.forces) return arrows;
+  for (size_t k = 0; k < contacts_.size(); ++k) {
+    const ContactView& c = contacts_[k];
+    if (c.normal_n > 0.0) {
+      arrows.push_back({static_cast<int>(k), false, c.point,
+                        c.point + c.normal_n / newtons_per_metre_ * c.normal});
+    }
+    if (c.friction_n.norm() > 0.0) {
+      arrows.push_back(
+          {static_cast<int>(k), true, c.point, c.point + c.friction_n / newtons_per_metre_});
+    }
+  }
+  return arrows;
+}
+
+void ViewerApp::print_forces() const {
+  std::printf("force_scale %.17g N/m\n", newtons_per_metre_);
+  for (const ContactView& c : contacts_) {
+    std::printf("contact %s; mu %.17g\n", describe(c, world_->scene()).c_str(), c.mu);
+  }
+  for (const ForceArrow& a : force_arrows()) {
+    std::printf("arrow %s %d %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                a.friction ? "friction" : "normal", a.contact, a.from.x(), a.from.y(), a.from.z(),
+                a.to.x(), a.to.y(), a.to.z());
+  }
+  std::fflush(stdout);
+}
+
+double ViewerApp::default_force_scale() const {
+  const Scene& scene = world_->scene();
+  double force = 0.0;
+  for (const Body& body : scene.bodies) {
+    if (!body.fixed) force = std::max(force, body.mass_kg * scene.settings.gravity_mps2.norm());
+  }
+  for (const ExternalWrench& w : scene.wrenches) force = std::max(force, w.force_n.norm());
+  if (force <= 0.0) return 1.0;
+  return round_up_125(force / (0.25 * camera_.distance_m));
+}
+
+void ViewerApp::draw_force_scale_bar() {
+  if (!overlays_.forces || contacts_.empty()) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  // About 100 px long, for a round force; exact at the depth of the camera's target.
+  const double metres_per_px = camera_.metres_per_pixel(static_cast<double>(display.y));
+  const double force_n = round_up_125(100.0 * metres_per_px * newtons_per_metre_);
+  const float length_px = static_cast<float>(force_n / newtons_per_metre_ / metres_per_px);
+  // Top centre: between the Controls and Stats panels at their default places.
+  const float x0 = 0.5f * (display.x - length_px), y = 34.0f;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const ImU32 colour = ImGui::ColorConvertFloat4ToU32(
+      ImVec4(kNormalArrowColour[0], kNormalArrowColour[1], kNormalArrowColour[2], 1.0f));
+  const ImU32 ink = IM_COL32(20, 20, 24, 255);
+  draw->AddLine(ImVec2(x0, y), ImVec2(x0 + length_px, y), colour, 3.0f);
+  draw->AddLine(ImVec2(x0, y - 5), ImVec2(x0, y + 5), ink, 1.5f);
+  draw->AddLine(ImVec2(x0 + length_px, y - 5), ImVec2(x0 + length_px, y + 5), ink, 1.5f);
+  char label[96];
+  std::snprintf(label, sizeof(label), "%g N  (%g N per m of arrow)", force_n, newtons_per_metre_);
+  draw->AddText(ImVec2(x0, y - 20), ink, label);
+}
+
+void ViewerApp::pick_contact(double x_px, double y_px, int width_px, int height_px) {
+  hovered_contact_ = -1;
+  double nearest = kPickRadius_px;
+  for (size_t k = 0; k < contacts_.size(); ++k) {
+    bool behind = false;
+    const Eigen::Vector2d p = camera_.to_screen(contacts_[k].point, width_px, height_px, &behind);
+    const double distance = std::hypot(p.x() - x_px, p.y() - y_px);
+    if (!behind && distance < nearest) {
+      nearest = distance;
+      hovered_contact_ = static_cast<int>(k);
+    }
+  }
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    press_x_ = x_px;
+    press_y_ = y_px;
+  }
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+      std::hypot(x_px - press_x_, y_px - press_y_) < kClickSlop_px) {
+    if (hovered_contact_ >= 0) {
+      pinned_contact_ = contacts_[static_cast<size_t>(hovered_contact_)];
+    } else {
+      pinned_contact_.reset();
+    }
+  }
+}
+
+void ViewerApp::draw_contact_info() {
+  if (hovered_contact_ >= 0 && hovered_contact_ < static_cast<int>(contacts_.size())) {
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(
+        describe(contacts_[static_cast<size_t>(hovered_contact_)], world_->scene()).c_str());
+    ImGui::EndTooltip();
+  }
+  if (!pinned_contact_) return;
+  // The pinned contact follows the step: the same pair's contact nearest where it was.
+  const ContactView* now = nullptr;
+  double nearest = 1e300;
+  for (const ContactView& c : contacts_) {
+    const double distance = (c.point - pinned_contact_->point).norm();
+    if (c.body_a == pinned_contact_->body_a && c.body_b == pinned_contact_->body_b &&
+        distance < nearest) {
+      nearest = distance;
+      now = &c;
+    }
+  }
+  if (now != nullptr) pinned_contact_ = *now;
+  const ContactView& c = *pinned_contact_;
+  const Scene& scene = world_->scene();
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  // Above the replay panel at the bottom right.
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 100), ImGuiCond_FirstUseEver,
+                          ImVec2(1.0f, 1.0f));
+  bool open = true;
+  begin_panel("Contact", &open, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::Text("%s on %s%s", scene.bodies[static_cast<size_t>(c.body_a)].name.c_str(),
+              scene.bodies[static_cast<size_t>(c.body_b)].name.c_str(),
+              c.group_side ? " (group side)" : "");
+  if (now == nullptr) ImGui::TextDisabled("no longer in contact");
+  ImGui::Text("gap       %.3e m", c.gap_m);
+  ImGui::Text("normal    %.4g N", c.normal_n);
+  ImGui::Text("friction  %.4g N  (%.2f of mu N)", c.friction_n.norm(),
+              c.normal_n > 0 ? c.friction_n.norm() / (c.mu * c.normal_n) : 0.0);
+  ImGui::Text("mu        %.3f  (d = %d)", c.mu, c.d);
+  ImGui::Text("%s, slip %.2e m/s", state(c), c.slip_speed_mps);
+  end_panel();
+  if (!open) pinned_contact_.reset();
+}
+
+}  // namespace pivot::viewer
