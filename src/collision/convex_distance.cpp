@@ -15,6 +15,9 @@ namespace {
 constexpr double kGjkStopRel = 1e-10;
 constexpr double kTouchingRel = 1e-7;
 constexpr int kGjkIterations = 64;
+// GJK's distance is confirmed when the separation along its normal is within 1e-9 L of
+// it (10 times its stopping tolerance).
+constexpr double kConfirmRel = 1e-9;
 // A direction within 1e-9 rad of a cylinder's axis supports at its end's centre.
 constexpr double kRadialRel = 1e-9;
 // The overlap search turns the axis by at most 0.1 rad a move and stops below 1e-9 rad,
@@ -197,7 +200,7 @@ GjkResult gjk(const PosedPiece& pa, const PosedPiece& pb, double max_distance) {
   GjkResult result;
   for (int it = 0; it < kGjkIterations; ++it) {
     const double vv = v.squaredNorm();
-    if (std::sqrt(vv) <= touching) return result;
+    if (std::sqrt(vv) <= touching) return GjkResult{};  // the cores touch
     const SimplexVertex w = vertex(-v);
     const double vw = v.dot(w.w);
     if (vw > max_distance * std::sqrt(vv)) {
@@ -223,7 +226,7 @@ GjkResult gjk(const PosedPiece& pa, const PosedPiece& pb, double max_distance) {
         closest_on_triangle(s.v[0], s.v[1], s.v[2], &next);
         break;
       default:
-        if (!closest_on_tetrahedron(s, &next)) return result;
+        if (!closest_on_tetrahedron(s, &next)) return GjkResult{};  // the cores overlap
         break;
     }
     const Vec3 v_next = next.point();
@@ -298,12 +301,16 @@ AxisQuery refine_axis(const PosedPiece& a, const PosedPiece& b, AxisQuery best) 
 
 // The axis of least overlap. The separation's level sets below zero are not convex on the
 // sphere of directions, so a local search finds the maximum of the basin it starts in:
-// it starts from the best flat axis and from the best directions of a Fibonacci sphere
-// (spacing ~0.3 rad, so every basin wider than that holds a start), at most kStarts of
-// them more than kDistinctCos apart.
-AxisQuery deepest_axis(const PosedPiece& a, const PosedPiece& b) {
+// it starts from the best flat axis (or the hint, if better) and from the best directions
+// of a Fibonacci sphere (spacing ~0.3 rad, so every basin wider than that holds a start),
+// at most kStarts of them more than kDistinctCos apart.
+AxisQuery deepest_axis(const PosedPiece& a, const PosedPiece& b, const Vec3* hint) {
   std::array<AxisQuery, kSpreadAxes + 1> candidates;
   candidates[0] = best_support_axis(a, b);
+  if (hint != nullptr) {
+    const double along_hint = axis_separation(a, b, *hint);
+    if (along_hint > candidates[0].separation) candidates[0] = {*hint, along_hint};
+  }
   for (int i = 0; i < kSpreadAxes; ++i) {
     const Vec3 n = spread_direction(i, kSpreadAxes);
     candidates[i + 1] = {n, axis_separation(a, b, n)};
@@ -378,10 +385,18 @@ ConvexDistance convex_distance(const PosedPiece& a, const PosedPiece& b, double 
     out.gap_m = g.distance - ra - rb;
     out.point_b = g.b + rb * out.normal;
     out.closest_points = true;
-    if (out.normal.allFinite() && std::abs(out.normal.norm() - 1.0) < 1e-9) return out;
+    // GJK can stall short of the closest points where support points tie (parallel flat
+    // features): its answer stands when the separation along its normal confirms it.
+    const double size = a.geometry->size_m + b.geometry->size_m;
+    if (out.normal.allFinite() &&
+        axis_separation(a, b, out.normal) >= out.gap_m - kConfirmRel * size) {
+      return out;
+    }
   }
-  // The cores overlap (or touch): the axis of least overlap, from the flat candidates.
-  const AxisQuery best = deepest_axis(a, b);
+  // The cores overlap (or touch), or GJK stalled: the axis of greatest separation, which
+  // for separated pieces is their distance (the search has a single maximum there).
+  // GJK's direction, when it has one, is a start too.
+  const AxisQuery best = deepest_axis(a, b, g.separated ? &out.normal : nullptr);
   out.normal = best.axis;
   out.gap_m = best.separation;
   out.point_b = support_point(a, -best.axis) - best.separation * best.axis;
