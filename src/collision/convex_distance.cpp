@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "collision/manifold.hpp"
+
 namespace pivot {
 
 namespace {
@@ -70,6 +72,36 @@ Vec3 core_support(const PosedPiece& p, const Vec3& d) {
 Vec3 support_point(const PosedPiece& p, const Vec3& d) {
   const double r = core_radius(p), dn = d.norm();
   return core_support(p, d) + (r > 0.0 && dn > 0.0 ? Vec3(r / dn * d) : Vec3::Zero());
+}
+
+// The part of a piece furthest along unit d (ties within tol) as a segment p0-p1: an edge,
+// a side line, or a point (p0 = p1; a face or an end disc by its centre). Overlaps are
+// reported between the two pieces' segments, so a box edge sunk across a cylinder's side
+// gets its contact where they cross, not at a vertex.
+void support_segment(const PosedPiece& p, const Vec3& d, double tol, Vec3* p0, Vec3* p1) {
+  const PieceGeometry& g = *p.geometry;
+  if (g.kind == PieceKind::Polyhedron) {
+    const double top = d.dot(p.poly.vertices[p.poly.min_vertex(-d)]);
+    Vec3 sum = Vec3::Zero();
+    int count = 0;
+    for (int v : g.polyhedron.hull_vertices) {
+      if (d.dot(p.poly.vertices[v]) < top - tol) continue;
+      if (count < 2) (count == 0 ? *p0 : *p1) = p.poly.vertices[v];
+      sum += p.poly.vertices[v];
+      ++count;
+    }
+    if (count != 2) *p0 = *p1 = sum / count;
+    return;
+  }
+  *p0 = *p1 = support_point(p, d);
+  if (g.kind == PieceKind::Sphere) return;
+  const Vec3 axis = p.axis();
+  const double along = axis.dot(d);
+  if (std::abs(along) > tol / g.size_m) return;
+  // Across the axis: the side line.
+  const Vec3 side = p.pose.position + g.radius_m * (d - along * axis).normalized();
+  *p0 = side - g.half_length_m * axis;
+  *p1 = side + g.half_length_m * axis;
 }
 
 // A vertex of the Minkowski difference of the cores, w = a - b, with its two sources.
@@ -399,7 +431,15 @@ ConvexDistance convex_distance(const PosedPiece& a, const PosedPiece& b, double 
   const AxisQuery best = deepest_axis(a, b, g.separated ? &out.normal : nullptr);
   out.normal = best.axis;
   out.gap_m = best.separation;
-  out.point_b = support_point(a, -best.axis) - best.separation * best.axis;
+  const double tol = kTouchingRel * (a.geometry->size_m + b.geometry->size_m);
+  Vec3 a0, a1, b0, b1;
+  support_segment(a, -best.axis, tol, &a0, &a1);
+  support_segment(b, best.axis, tol, &b0, &b1);
+  a0 -= best.separation * best.axis;  // A's deepest part moved onto B's supporting plane
+  a1 -= best.separation * best.axis;
+  double sa = 0.0, sb = 0.0;
+  closest_segment_params(a0, a1, b0, b1, &sa, &sb);
+  out.point_b = 0.5 * (a0 + sa * (a1 - a0) + b0 + sb * (b1 - b0));
   out.closest_points = false;
   return out;
 }
