@@ -1,12 +1,5 @@
 #include "collision/narrowphase.hpp"
 
-#include <fcl/geometry/shape/box.h>
-#include <fcl/geometry/shape/capsule.h>
-#include <fcl/geometry/shape/convex.h>
-#include <fcl/geometry/shape/cylinder.h>
-#include <fcl/geometry/shape/sphere.h>
-#include <fcl/narrowphase/distance.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,11 +7,9 @@
 #include <utility>
 #include <variant>
 
-namespace pivot {
+#include "collision/convex_distance.hpp"
 
-struct FclShape {
-  std::shared_ptr<fcl::CollisionGeometryd> geometry;
-};
+namespace pivot {
 
 namespace {
 
@@ -30,12 +21,10 @@ constexpr int kRimPoints = 8;
 // a capsule lying on a face keeps its two line ends from step to step.
 constexpr double kParallelSin = 1e-4;
 const double kParallelCos = std::sqrt(1.0 - kParallelSin * kParallelSin);
-// Points closer than 1e-9 of the pair's size are one point; GJK nearest points closer
-// than 1e-7 of it give no usable direction (touching shapes).
+// Points closer than 1e-9 of the pair's size are one point; a flat axis within 1e-7 of it
+// of the distance is the normal (convex_distance.cpp: GJK's direction is no better there).
 constexpr double kMergeRel = 1e-9;
 constexpr double kTouchingRel = 1e-7;
-// GJK stops when the distance improves by less than this, relative to the size.
-constexpr double kGjkToleranceRel = 1e-10;
 
 Feature vertex_feature(int index, int piece) { return {FeatureType::Vertex, index, piece}; }
 Feature edge_feature(int index, int piece) { return {FeatureType::Edge, index, piece}; }
@@ -368,43 +357,6 @@ void load_incident(const PosedPiece& p, const Support& s, ClipScratch* clip) {
   }
 }
 
-// Best axis (from B toward A) among the face normals and curved axes of the pair and their
-// cross products with edges, by the separation of the support functions (a lower bound of
-// the signed distance, exact when the closest features are flat).
-struct AxisQuery {
-  Vec3 axis = Vec3::UnitZ();
-  double separation = -std::numeric_limits<double>::infinity();
-};
-
-AxisQuery best_support_axis(const PosedPiece& a, const PosedPiece& b) {
-  AxisQuery best;
-  auto consider = [&](const Vec3& axis) {
-    const double norm = axis.norm();
-    if (norm < 1e-9) return;
-    for (double sign : {1.0, -1.0}) {
-      const Vec3 n = sign * axis / norm;
-      const double separation = -a.support(-n) - b.support(n);
-      if (separation > best.separation) best = {n, separation};
-    }
-  };
-  for (const PosedPiece* p : {&a, &b}) {
-    if (p->geometry->kind == PieceKind::Polyhedron) {
-      for (const Vec3& n : p->poly.normals) consider(n);
-      continue;
-    }
-    consider(p->axis());
-    const PosedPiece* q = p == &a ? &b : &a;
-    if (q->geometry->kind == PieceKind::Polyhedron) {
-      for (const Polyhedron::Edge& e : q->geometry->polyhedron.edges) {
-        consider(p->axis().cross(q->poly.vertices[e.v1] - q->poly.vertices[e.v0]));
-      }
-    } else if (p == &a) {
-      consider(a.axis().cross(b.axis()));
-    }
-  }
-  return best;
-}
-
 // Turns a direction that is within kParallelSin of a face normal (or a curved axis, or its
 // perpendicular plane) exactly onto it, so the supporting features come out flat.
 Vec3 snap_direction(const PosedPiece& a, const PosedPiece& b, const Vec3& n) {
@@ -424,35 +376,16 @@ Vec3 snap_direction(const PosedPiece& a, const PosedPiece& b, const Vec3& n) {
   return n;
 }
 
-fcl::Transform3d fcl_transform(const PosedPiece& p) {
-  fcl::Transform3d tf = fcl::Transform3d::Identity();
-  tf.linear() = p.rotation;
-  tf.translation() = p.pose.position;
-  return tf;
-}
-
-void fcl_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
-                  NarrowphaseScratch* scratch, std::vector<Contact>* out) {
+void curved_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
+                     NarrowphaseScratch* scratch, std::vector<Contact>* out) {
   const double size = a.geometry->size_m + b.geometry->size_m;
-  fcl::DistanceRequestd request(true, true);
-  request.distance_tolerance = kGjkToleranceRel * size;
-  request.gjk_solver_type = fcl::GST_LIBCCD;
-  fcl::DistanceResultd result;
-  double gap = fcl::distance(a.geometry->fcl->geometry.get(), fcl_transform(a),
-                             b.geometry->fcl->geometry.get(), fcl_transform(b), request, result);
-  const bool gjk_ok = std::isfinite(gap);
-  const Vec3 pa = result.nearest_points[0], pb = result.nearest_points[1];
-  // A face normal or axis that separates as much as GJK's distance (touching shapes give GJK
-  // no direction at all) is the exact normal and makes flat supports; else GJK's direction.
-  const AxisQuery flat = best_support_axis(a, b);
-  Vec3 n = flat.axis;
-  if (!gjk_ok) {
-    gap = flat.separation;
-  } else if ((pa - pb).norm() > kTouchingRel * size &&
-             flat.separation < gap - kTouchingRel * size) {
-    n = (gap >= 0 ? Vec3(pa - pb) : Vec3(pb - pa)).normalized();
-  }
+  const ConvexDistance distance = convex_distance(a, b, margin);
+  const double gap = distance.gap_m;
   if (gap > margin) return;
+  // A face normal or axis that separates as much as the distance is the exact normal and
+  // makes flat supports (touching pieces give GJK no direction at all).
+  const AxisQuery flat = best_support_axis(a, b);
+  Vec3 n = flat.separation >= gap - kTouchingRel * size ? flat.axis : distance.normal;
   n = snap_direction(a, b, n);
 
   const Support sa = support_feature(a, -n);
@@ -487,47 +420,9 @@ void fcl_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
     }
   }
   if (out->size() == first) {
-    // A single contact at GJK's closest points, or B's supporting point when GJK failed.
-    const Vec3 point_b = gjk_ok                        ? pb
-                         : sb.kind == Support::Polygon ? Vec3(pa - gap * n)
-                                                       : sb.points[0];
-    push_contact(point_b, n, gap, sa.interior, sb.interior, out);
+    // A single contact at the closest points (or the deepest point of A).
+    push_contact(distance.point_b, n, gap, sa.interior, sb.interior, out);
   }
-}
-
-std::shared_ptr<const FclShape> make_fcl_shape(const PieceGeometry& g, const ConvexShape& shape) {
-  auto out = std::make_shared<FclShape>();
-  switch (g.kind) {
-    case PieceKind::Sphere:
-      out->geometry = std::make_shared<fcl::Sphered>(g.radius_m);
-      break;
-    case PieceKind::Capsule:
-      out->geometry = std::make_shared<fcl::Capsuled>(g.radius_m, 2.0 * g.half_length_m);
-      break;
-    case PieceKind::Cylinder:
-      out->geometry = std::make_shared<fcl::Cylinderd>(g.radius_m, 2.0 * g.half_length_m);
-      break;
-    case PieceKind::Polyhedron:
-      if (const Box* box = std::get_if<Box>(&shape)) {
-        out->geometry = std::make_shared<fcl::Boxd>(2.0 * box->half_extents_m);
-      } else {
-        const Polyhedron& poly = g.polyhedron;
-        auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(poly.vertices.begin(),
-                                                                     poly.vertices.end());
-        auto faces = std::make_shared<std::vector<int>>();
-        for (const Polyhedron::Face& f : poly.faces) {
-          faces->push_back(f.count);
-          for (int k = 0; k < f.count; ++k) faces->push_back(poly.corner_ids[f.first + k]);
-        }
-        out->geometry =
-            std::make_shared<fcl::Convexd>(vertices, static_cast<int>(poly.faces.size()), faces);
-      }
-      break;
-    case PieceKind::HalfSpace:
-      return nullptr;
-  }
-  out->geometry->computeLocalAABB();
-  return out;
 }
 
 void require_positive(double value, const char* what) {
@@ -580,7 +475,6 @@ PieceGeometry make_piece_geometry(const ConvexShape& shape, const Pose& local, i
     g.box_half = Vec3(g.radius_m, g.radius_m, z);
     g.size_m = g.kind == PieceKind::Cylinder ? std::hypot(g.radius_m, g.half_length_m) : z;
   }
-  g.fcl = make_fcl_shape(g, shape);
   return g;
 }
 
@@ -697,7 +591,7 @@ void piece_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
   }
   if (ka == PieceKind::Capsule && kb == PieceKind::Capsule)
     return capsule_contacts(a, b, margin, out);
-  fcl_contacts(a, b, margin, scratch, out);
+  curved_contacts(a, b, margin, scratch, out);
 }
 
 }  // namespace pivot

@@ -1,11 +1,11 @@
 // Narrowphase: the contacts between two convex pieces (or a piece and a half-space).
 // Polyhedra go through the separating-axis test and face clipping (manifold.hpp); spheres,
 // capsules and planes use exact closed forms; cylinders, and capsules against polyhedra,
-// ask FCL/libccd (GJK, EPA) for the closest points and then clip the supporting features,
-// so a cylinder lying on a face gives its two line ends and a standing one its rim.
+// take their signed distance from convex_distance.hpp (GJK, or the axis of least overlap)
+// and then clip the supporting features, so a cylinder lying on a face gives its two line
+// ends and a standing one its rim.
 #pragma once
 
-#include <memory>
 #include <vector>
 
 #include "collision/manifold.hpp"
@@ -15,8 +15,6 @@
 namespace pivot {
 
 enum class PieceKind { Polyhedron, Sphere, Capsule, Cylinder, HalfSpace };
-
-struct FclShape;  // FCL's copy of a piece's geometry; defined where FCL is included
 
 // Immutable collision geometry of one convex piece, or of a half-space.
 struct PieceGeometry {
@@ -31,7 +29,6 @@ struct PieceGeometry {
   Vec3 box_center = Vec3::Zero();  // piece-frame bounding box (not for half-spaces)
   Vec3 box_half = Vec3::Zero();
   double size_m = 0.0;  // bounding radius: the length scale of relative tolerances
-  std::shared_ptr<const FclShape> fcl;
 };
 
 // Throws std::invalid_argument (without the body's name; the caller adds it) for a

@@ -1,5 +1,5 @@
-// Curved shapes: exact closed forms (spheres, capsules, planes) and FCL's closest points
-// with the supporting features clipped (cylinders, capsules on polyhedra).
+// Curved shapes: exact closed forms (spheres, capsules, planes) and convex_distance's
+// closest points with the supporting features clipped (cylinders, capsules on polyhedra).
 #include "collision/narrowphase.hpp"
 
 #include <gtest/gtest.h>
@@ -17,7 +17,8 @@ using test::CollisionScene;
 using test::has_contact;
 using test::pose_at;
 
-// GJK in FCL stops at 1e-10 of the pair's size; closed forms are exact to round-off.
+// GJK (convex_distance.cpp) stops at 1e-10 of the pair's size; closed forms are exact to
+// round-off.
 constexpr double kGjkTol = 1e-8;
 constexpr double kTol = 1e-12;
 

@@ -1,0 +1,188 @@
+// Signed distance of curved pairs without FCL: GJK on the cores for separated pieces, the
+// axis of least overlap for overlapping ones; checked against closed forms, against a
+// brute-force search over directions, and on the two pile configurations that killed
+// FCL 0.7's EPA (issue 21).
+#include "collision/convex_distance.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "collision/collision_scene.hpp"
+
+namespace pivot {
+namespace {
+
+using test::about;
+using test::pose_at;
+
+// GJK stops at 1e-10 of the pair's size (~0.2 m here); the overlap search stops turning at
+// 1e-9 rad: both far inside 1e-8 m.
+constexpr double kTol = 1e-8;
+
+// One piece at a pose, posed as the collision pipeline poses it.
+struct Piece {
+  Piece(const ConvexShape& shape, const Pose& pose)
+      : geometry(make_piece_geometry(shape, Pose{}, 0)) {
+    posed.set_pose(geometry, pose);
+    posed.pose_polyhedron(1);
+  }
+  PieceGeometry geometry;
+  PosedPiece posed;
+};
+
+Pose from_wxyz(const Vec3& position, double w, double x, double y, double z) {
+  return pose_at(position, Quat(w, x, y, z));
+}
+
+// The best separation over a spread of directions (a Fibonacci sphere of n points): no
+// direction may separate the pieces by more than their signed distance.
+double brute_force_separation(const PosedPiece& a, const PosedPiece& b, int n) {
+  double best = -1e300;
+  for (int i = 0; i < n; ++i) best = std::max(best, axis_separation(a, b, spread_direction(i, n)));
+  return best;
+}
+
+void expect_consistent(const PosedPiece& a, const PosedPiece& b, const ConvexDistance& d) {
+  ASSERT_TRUE(std::isfinite(d.gap_m));
+  EXPECT_NEAR(d.normal.norm(), 1.0, 1e-12);
+  // The gap is the separation along the normal, and no direction separates more.
+  EXPECT_NEAR(axis_separation(a, b, d.normal), d.gap_m, kTol);
+  EXPECT_LE(brute_force_separation(a, b, 20000), d.gap_m + kTol);
+}
+
+// Issue 21, first failure: 25 boxes, cylinders and spheres dropped with default settings
+// (tests/collision/mixed_pile_test.cpp, seed 1); at step 79 a sphere sinking onto a
+// cylinder's end made FCL's EPA abort the process (gjk_libccd-inl.h:1327,
+// ComputeVisiblePatch: Assertion 'isOutsidePolytopeFace(...)' failed).
+TEST(ConvexDistance, CylinderSphereThatAbortedFclEpa) {
+  const Piece cylinder(
+      Cylinder{0.05, 0.08},
+      from_wxyz(Vec3(0.18572390427424976, -0.075368124383200785, 0.14820668278704283),
+                -0.76392865883429106, 0.46380155376863141, -0.37262913842590556,
+                -0.24989727515403565));
+  const Piece ball(Sphere{0.06},
+                   from_wxyz(Vec3(0.064656219771989903, -0.12875481371328007, 0.17502776100905362),
+                             0.49516041714866643, 0.26567923522945425, 0.28216609635800666,
+                             -0.7775686460519966));
+  NarrowphaseScratch scratch;
+  std::vector<Contact> contacts;
+  piece_contacts(cylinder.posed, ball.posed, 0.005, &scratch, &contacts);
+  ASSERT_EQ(contacts.size(), 1u);
+  // Closed form: the sphere's centre is the deepest point of the ball, its signed distance
+  // from the cylinder minus the radius is the gap.
+  const double expected = signed_distance(cylinder.posed, ball.posed.pose.position) - 0.06;
+  EXPECT_LT(expected, 0.0);
+  // Contacts point from B (the ball) toward A (the cylinder).
+  EXPECT_NEAR(contacts[0].gap_m, expected, kTol);
+  const ConvexDistance d = convex_distance(cylinder.posed, ball.posed, 0.005);
+  EXPECT_NEAR(d.gap_m, expected, kTol);
+  expect_consistent(cylinder.posed, ball.posed, d);
+}
+
+// Issue 21, second failure: 40 boxes and cylinders (mixed_pile_test.cpp's generator with
+// boxes and cylinders only, seed 6); at step 327 two cylinders lying on the ground made
+// FCL throw "validateNearestFeatureOfPolytopeBeingEdge(): The origin is outside of the
+// polytope", which stopped the run.
+TEST(ConvexDistance, LyingCylindersThatMadeFclEpaThrow) {
+  const Cylinder shape{0.05, 0.08};
+  const Piece a(shape,
+                from_wxyz(Vec3(0.50009482093501434, 0.25090911792550519, 0.050000000000000003),
+                          0.6503010457160936, -0.5395243497091784, 0.45707053730347569,
+                          -0.27768426304087745));
+  const Piece b(shape,
+                from_wxyz(Vec3(0.38669303982401543, 0.17205772881678411, 0.050000000000000003),
+                          0.15608155686932657, 0.54324311112415469, -0.45264436615973613,
+                          0.68966553314287604));
+  NarrowphaseScratch scratch;
+  std::vector<Contact> contacts;
+  piece_contacts(a.posed, b.posed, 0.005, &scratch, &contacts);
+  ASSERT_FALSE(contacts.empty());
+  // Both lie on the ground (axes horizontal): their sides touch along the common
+  // perpendicular of the axes, which is horizontal too.
+  const ConvexDistance d = convex_distance(a.posed, b.posed, 0.005);
+  expect_consistent(a.posed, b.posed, d);
+  EXPECT_NEAR(d.normal.z(), 0.0, 1e-6);
+  for (const Contact& c : contacts) {
+    EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+    EXPECT_GE(c.gap_m, d.gap_m - kTol);
+  }
+}
+
+TEST(ConvexDistance, SeparatedPairsMatchClosedForms) {
+  // A cylinder standing 3 mm above a box: the distance is the gap between the faces.
+  const Piece box(Box{Vec3(0.2, 0.2, 0.1)}, Pose{});
+  const Piece standing(Cylinder{0.05, 0.08}, pose_at(Vec3(0.03, -0.02, 0.1 + 0.08 + 3e-3)));
+  ConvexDistance d = convex_distance(standing.posed, box.posed, 1.0);
+  EXPECT_NEAR(d.gap_m, 3e-3, kTol);
+  expect_consistent(standing.posed, box.posed, d);
+
+  // A cylinder's rim beside a box's vertical edge, tilted so that one rim point is nearest:
+  // the distance of the edge's line from the rim circle, in closed form.
+  const double tilt = 0.3, r = 0.05, h = 0.08;
+  const Quat q = about(Vec3::UnitY(), tilt);
+  const Vec3 centre(0.2 + 0.1, 0.2 + 0.1, 0.0);
+  const Piece rim(Cylinder{r, h}, pose_at(centre, q));
+  d = convex_distance(rim.posed, box.posed, 1.0);
+  expect_consistent(rim.posed, box.posed, d);
+  // The box's nearest feature is its vertical edge x = y = 0.2 (the cylinder reaches
+  // neither face plane): the distance is the least over that edge of the cylinder's
+  // signed distance, a convex function of the height, minimised by ternary search.
+  double lo = -0.1, hi = 0.1;
+  auto edge_distance = [&](double z) { return signed_distance(rim.posed, Vec3(0.2, 0.2, z)); };
+  for (int k = 0; k < 200; ++k) {
+    const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+    if (edge_distance(m1) < edge_distance(m2)) {
+      hi = m2;
+    } else {
+      lo = m1;
+    }
+  }
+  EXPECT_NEAR(d.gap_m, edge_distance(0.5 * (lo + hi)), kTol);
+
+  // A capsule across a box edge at 2 mm: its core segment's distance minus the radius.
+  const Piece capsule(Capsule{0.04, 0.1},
+                      pose_at(Vec3(0.2, 0.0, 0.1) + (0.04 + 2e-3) * Vec3(1, 0, 1).normalized(),
+                              about(Vec3::UnitX(), M_PI / 2)));
+  d = convex_distance(capsule.posed, box.posed, 1.0);
+  EXPECT_NEAR(d.gap_m, 2e-3, kTol);
+  EXPECT_TRUE(d.normal.isApprox(Vec3(1, 0, 1).normalized(), 1e-7));
+  expect_consistent(capsule.posed, box.posed, d);
+}
+
+TEST(ConvexDistance, OverlappingPairsFindTheAxisOfLeastOverlap) {
+  // A cylinder sunk 4 mm into a box's top face, tilted 0.2 rad: its lowest rim point is
+  // the deepest, 4 mm below the face; pushing out along the face normal is the least.
+  const Piece box(Box{Vec3(0.2, 0.2, 0.1)}, Pose{});
+  const double r = 0.05, h = 0.08, tilt = 0.2;
+  const double lowest = h * std::cos(tilt) + r * std::sin(tilt);  // below the centre
+  const Piece sunk(Cylinder{r, h},
+                   pose_at(Vec3(0, 0, 0.1 + lowest - 4e-3), about(Vec3::UnitY(), tilt)));
+  ConvexDistance d = convex_distance(sunk.posed, box.posed, 0.005);
+  EXPECT_NEAR(d.gap_m, -4e-3, kTol);
+  EXPECT_TRUE(d.normal.isApprox(Vec3::UnitZ(), 1e-9));
+  expect_consistent(sunk.posed, box.posed, d);
+
+  // Two crossed cylinders lying on each other, 3 mm into each other: the common
+  // perpendicular of the axes (vertical) with the overlap of the sides.
+  const Piece lower(Cylinder{r, h}, pose_at(Vec3::Zero(), about(Vec3::UnitY(), M_PI / 2)));
+  const Piece upper(Cylinder{r, h},
+                    pose_at(Vec3(0.01, 0.0, 2 * r - 3e-3), about(Vec3::UnitX(), M_PI / 2)));
+  d = convex_distance(upper.posed, lower.posed, 0.005);
+  EXPECT_NEAR(d.gap_m, -3e-3, kTol);
+  EXPECT_TRUE(d.normal.isApprox(Vec3::UnitZ(), 1e-9));
+  expect_consistent(upper.posed, lower.posed, d);
+
+  // A sphere 1 cm into a cylinder's side: the radial direction, depth exact.
+  const Piece ball(Sphere{0.03}, pose_at(Vec3(0.0, r + 0.03 - 0.01, 0.0)));
+  const Piece standing(Cylinder{r, h}, Pose{});
+  d = convex_distance(ball.posed, standing.posed, 0.005);
+  EXPECT_NEAR(d.gap_m, -0.01, kTol);
+  EXPECT_TRUE(d.normal.isApprox(Vec3::UnitY(), 1e-9));
+  expect_consistent(ball.posed, standing.posed, d);
+}
+
+}  // namespace
+}  // namespace pivot
