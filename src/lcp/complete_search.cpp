@@ -7,7 +7,6 @@
 // rule takes or closes every branch with a Farkas certificate.
 #include <Eigen/QR>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -17,6 +16,7 @@
 #include "feasibility_lp.hpp"
 #include "lcp_check.hpp"
 #include "pivot/lcp.hpp"
+#include "stopwatch.hpp"
 
 namespace pivot {
 
@@ -67,7 +67,7 @@ VecX polish_on_support(const MatX& M, const VecX& q, const std::vector<int>& alp
 
 LcpResult solve_lcp_complete(const MatX& M, const VecX& q, const CompleteSearchOptions& options,
                              CompleteSearchStats* stats) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const int n = static_cast<int>(q.size());
   if (M.rows() != n || M.cols() != n) {
     throw std::invalid_argument("solve_lcp_complete: M is " + std::to_string(M.rows()) + "x" +
@@ -151,8 +151,7 @@ LcpResult solve_lcp_complete(const MatX& M, const VecX& q, const CompleteSearchO
                                             : LcpStatus::NoSolution;
   }
   result.w = M * result.z + q;
-  result.solve_time_us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  result.solve_time_us = microseconds_since(start);
   return result;
 }
 

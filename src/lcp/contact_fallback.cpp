@@ -5,12 +5,12 @@
 // with exact duplicate contacts merged, the standard method on a regularised M, the
 // standard method.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <vector>
 
 #include "lemke_fast.hpp"
 #include "pivot/lcp.hpp"
+#include "stopwatch.hpp"
 
 namespace pivot {
 
@@ -104,7 +104,7 @@ LcpResult solve_regularised(const ContactProblem& p, const LemkeOptions& options
 
 std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, FallbackStage stage,
                                              const LemkeOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   std::optional<LcpResult> result;
   switch (stage) {
     case FallbackStage::Structural:
@@ -135,8 +135,7 @@ std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, Fall
   }
   if (result->z.size() == problem.lcp_size()) result->w = contact_lcp_w(problem, result->z);
   result->basis.z_basic.clear();
-  result->solve_time_us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  result->solve_time_us = microseconds_since(start);
   return result;
 }
 

@@ -1,7 +1,6 @@
 #include "lemke_fast.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -13,16 +12,11 @@
 #include "lcp_check.hpp"
 #include "lemke_standard.hpp"
 #include "normalized_contacts.hpp"
+#include "stopwatch.hpp"
 
 namespace pivot {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double elapsed_us(Clock::time_point since) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
-}
 
 // Which member of the complementary pair (w_k, z_k) is basic. Neither holds for the one
 // index r of an almost complementary basis (Lloyd Sec. 4); Inactive marks the friction
@@ -822,7 +816,7 @@ bool FastLemke::warm_answer(const ContactProblem& problem, const LcpBasis& warm,
     }
     const auto t0 = Clock::now();
     const bool ok = build_basis();
-    stats_.factor_time_us += elapsed_us(t0);
+    stats_.factor_time_us += microseconds_since(t0);
     if (!ok) break;
     solve(q_rhs);
     finish(result);
@@ -900,7 +894,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
     const auto t0 = Clock::now();
     const bool ok = build_basis();
-    stats_.factor_time_us += elapsed_us(t0);
+    stats_.factor_time_us += microseconds_since(t0);
     if (!ok) return LcpStatus::NumericalFailure;
     store_basic_values(q_rhs, &qval_, &qmag_);
     qz0_ = z0val_;
@@ -1022,7 +1016,7 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     result.status = LcpStatus::Solved;
     result.warm = true;
     result.basis.z_basic = warm_basic_;  // as repaired
-    result.solve_time_us = elapsed_us(start);
+    result.solve_time_us = microseconds_since(start);
     out.stats = stats_;
     return out;
   }
@@ -1041,7 +1035,7 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     if (result.pivots > 0) {
       const auto t0 = Clock::now();
       const bool ok = build_basis();
-      stats_.factor_time_us += elapsed_us(t0);
+      stats_.factor_time_us += microseconds_since(t0);
       if (ok) {
         solve(q_rhs);
       } else {
@@ -1061,7 +1055,7 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     }
     result.w = contact_lcp_w(problem, result.z);
   }
-  result.solve_time_us = elapsed_us(start);
+  result.solve_time_us = microseconds_since(start);
   if (result.status == LcpStatus::Solved && !check_contact_solution(problem, result.z).accepted) {
     result.status = LcpStatus::NumericalFailure;
   }

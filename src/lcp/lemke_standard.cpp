@@ -5,13 +5,13 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
-#include <chrono>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "lcp_check.hpp"
+#include "stopwatch.hpp"
 
 namespace pivot {
 
@@ -79,8 +79,6 @@ bool min_ratio_rows(const VecX& x, const VecX& d, const VecX& row_scale, double 
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Refactorise B^-1 from the basis after this many rank-one updates, or max(this, n): the
 // refactorisation costs O(n k^2) (k basic z variables, see refactor()), so a period of at
@@ -601,7 +599,7 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
       }
     }
   }
-  result.solve_time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  result.solve_time_us = microseconds_since(start);
   return result;
 }
 

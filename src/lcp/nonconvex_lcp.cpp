@@ -2,7 +2,6 @@
 // from the Stewart-Trinkle LCP over all planes, and an exact solver for the max
 // formulation by selection of active sides (docs/nonconvex-max.md).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -13,6 +12,7 @@
 #include "lcp_check.hpp"
 #include "normalized_contacts.hpp"
 #include "pivot/nonconvex.hpp"
+#include "stopwatch.hpp"
 
 namespace pivot {
 
@@ -33,8 +33,6 @@ int NonconvexLayout::plane_offset() const {
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Indices of the max-formulation variables, Egan (33).
 struct MaxIndex {
@@ -632,7 +630,7 @@ LcpResult search_result(MaxGroupSearch* search, int size, Clock::time_point star
   result.z = have ? search->z() : VecX::Zero(size);
   result.w = have ? search->w() : VecX::Zero(size);
   result.pivots = search->pivots();
-  result.solve_time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  result.solve_time_us = microseconds_since(start);
   return result;
 }
 

@@ -1,9 +1,9 @@
 // The contact-LCP entry point: the standard method on the dense matrix of Lloyd eq. (8),
 // or Lloyd's structural and reduced fast Lemke, which never form it (Sec. 5.1-5.3).
-#include <chrono>
 
 #include "lemke_fast.hpp"
 #include "pivot/lcp.hpp"
+#include "stopwatch.hpp"
 
 namespace pivot {
 
@@ -12,7 +12,7 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
   if (method != LcpMethod::Standard) return solve_lemke_fast(problem, method, options, warm).lcp;
   // The fast methods' time includes their setup (normalize_contacts), so the standard
   // method's includes forming M.
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const DenseLcp lcp = assemble_contact_lcp(problem);
   // Finite columns of size near 1e154 and above overflow in N'N and D'D; solve_lemke would
   // throw on the infinities, but a contact problem that is valid as given fails as a solve.
@@ -29,8 +29,7 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
   if (result.status == LcpStatus::Solved && !check_contact_solution(problem, result.z).accepted) {
     result.status = LcpStatus::NumericalFailure;
   }
-  result.solve_time_us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  result.solve_time_us = microseconds_since(start);
   return result;
 }
 

@@ -3,7 +3,6 @@
 // stage timed into StepStats.
 #include "pivot/world.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -14,17 +13,12 @@
 #include "pivot/geometry.hpp"
 #include "pivot/nonconvex.hpp"
 #include "pivot/problem_file.hpp"
+#include "stopwatch.hpp"
 #include "world/contact_bases.hpp"
 
 namespace pivot {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double microseconds_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-}
 
 // Box2D's default friction mixing: a slippery material makes the contact slippery and
 // mixing is symmetric in the two bodies.
