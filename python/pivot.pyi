@@ -65,7 +65,8 @@ class StepStats:
     integrate_us: float
 
 class Contacts:
-    """The last step's convex contacts (found at its start) as arrays of C rows."""
+    """The last step's contacts (found at its start) as arrays of C rows: World.contacts'
+    convex contacts or World.group_sides' nonconvex group sides."""
     points: npt.NDArray[np.float64]  # (C,3) on body_b's surface [m]
     normals: npt.NDArray[np.float64]  # (C,3) unit, from body_b toward body_a
     gaps: npt.NDArray[np.float64]  # (C,) signed [m]
@@ -73,7 +74,9 @@ class Contacts:
     body_b: npt.NDArray[np.int32]  # (C,)
     normal_impulses: npt.NDArray[np.float64]  # (C,) theta [N s]
     friction_impulses: npt.NDArray[np.float64]  # (C,3) world frame [N s]
-    groups: int  # nonconvex groups, not in the rows
+    group: npt.NDArray[np.int32]  # (C,) a side's group; -1 for a convex contact
+    side: npt.NDArray[np.int32]  # (C,) a side's index in its group; -1 for a convex contact
+    groups: int  # nonconvex groups of the step
     def __len__(self) -> int: ...
 
 class State:
@@ -126,6 +129,7 @@ class World:
     def set_applied_wrench(self, body: BodyRef, force: ArrayLike = (0, 0, 0),
                            torque: ArrayLike = (0, 0, 0)) -> None: ...
     def contacts(self) -> Contacts: ...
+    def group_sides(self) -> Contacts: ...
 
 class RecordingWriter:
     """Writes path (CSV), path.json and optionally path.contacts.csv on finish()."""

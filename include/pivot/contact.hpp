@@ -68,6 +68,10 @@ struct ContactGroup {
   Feature feature_a;          // the vertex (vertex_on_a) or the edge/vertex it meets
   Feature feature_b;
   std::vector<ContactSide> sides;
+
+  // Side k as a plane contact between the group's bodies (Egan Sec. IV: one plane per side),
+  // as the stepper solves it.
+  Contact side_contact(int k) const;
 };
 
 // How a contact where a vertex meets a convex edge or corner (a nonconvex group) enters

@@ -14,35 +14,76 @@ namespace pivot::python {
 namespace {
 
 // The last step's convex contacts (found at its start) with their impulses, one row each.
-// Nonconvex groups' sides are solved too but have no row here; `groups` counts them.
+// Nonconvex groups' sides have rows of their own (last_group_sides); `groups` counts them.
 struct Contacts {
   py::array_t<double> points, normals, gaps, normal_impulses, friction_impulses;
   py::array_t<int> body_a, body_b;
+  py::array_t<int> group, side;  // group sides: indices in the step's groups; else -1
   int groups = 0;
 };
 
-Contacts last_contacts(const World& world) {
-  const CollisionResult& collision = world.collision();
-  const std::vector<Contact>& contacts = collision.contacts;
-  const size_t n = contacts.size();
+// Rows of n contacts with zero impulses, group and side -1; `row(i)` gives the i-th row's
+// point, normal, gap and bodies.
+template <class Row>
+Contacts contact_rows(size_t n, Row row) {
   Contacts c;
-  c.points = make_rows(n, 3, [&](size_t i, double* r) { put3(r, contacts[i].point); });
-  c.normals = make_rows(n, 3, [&](size_t i, double* r) { put3(r, contacts[i].normal); });
+  c.points = make_rows(n, 3, [&](size_t i, double* r) { put3(r, row(i).point); });
+  c.normals = make_rows(n, 3, [&](size_t i, double* r) { put3(r, row(i).normal); });
   c.friction_impulses = make_rows(n, 3, [](size_t, double* r) { Eigen::Map<Vec3>(r).setZero(); });
   c.gaps = py::array_t<double>(static_cast<py::ssize_t>(n));
   c.normal_impulses = py::array_t<double>(static_cast<py::ssize_t>(n));
   c.body_a = py::array_t<int>(static_cast<py::ssize_t>(n));
   c.body_b = py::array_t<int>(static_cast<py::ssize_t>(n));
+  c.group = py::array_t<int>(static_cast<py::ssize_t>(n));
+  c.side = py::array_t<int>(static_cast<py::ssize_t>(n));
   for (size_t i = 0; i < n; ++i) {
-    c.gaps.mutable_at(i) = contacts[i].gap_m;
+    const Contact contact = row(i);
+    c.gaps.mutable_at(i) = contact.gap_m;
     c.normal_impulses.mutable_at(i) = 0.0;  // a contact of an island no method solved
-    c.body_a.mutable_at(i) = contacts[i].body_a;
-    c.body_b.mutable_at(i) = contacts[i].body_b;
+    c.body_a.mutable_at(i) = contact.body_a;
+    c.body_b.mutable_at(i) = contact.body_b;
+    c.group.mutable_at(i) = -1;
+    c.side.mutable_at(i) = -1;
   }
-  auto friction = c.friction_impulses.mutable_unchecked<2>();
-  for (const ContactImpulse& impulse : world.impulses()) {
-    c.normal_impulses.mutable_at(impulse.contact) = impulse.normal_ns;
-    for (int j = 0; j < 3; ++j) friction(impulse.contact, j) = impulse.friction_ns[j];
+  return c;
+}
+
+void put_impulse(Contacts* c, size_t row, const ContactImpulse& impulse) {
+  c->normal_impulses.mutable_at(row) = impulse.normal_ns;
+  auto friction = c->friction_impulses.mutable_unchecked<2>();
+  for (int j = 0; j < 3; ++j) friction(row, j) = impulse.friction_ns[j];
+}
+
+Contacts last_contacts(const World& world) {
+  const CollisionResult& collision = world.collision();
+  const std::vector<Contact>& contacts = collision.contacts;
+  Contacts c = contact_rows(contacts.size(), [&](size_t i) { return contacts[i]; });
+  for (const ContactImpulse& impulse : world.impulses()) put_impulse(&c, impulse.contact, impulse);
+  c.groups = static_cast<int>(collision.groups.size());
+  return c;
+}
+
+// The last step's nonconvex group sides (each a plane contact, Egan Sec. IV), group after
+// group, with the impulses the solver gave them.
+Contacts last_group_sides(const World& world) {
+  const CollisionResult& collision = world.collision();
+  std::vector<size_t> first_row;
+  std::vector<std::pair<int, int>> rows;  // (group, side)
+  for (size_t g = 0; g < collision.groups.size(); ++g) {
+    first_row.push_back(rows.size());
+    for (size_t k = 0; k < collision.groups[g].sides.size(); ++k) {
+      rows.emplace_back(static_cast<int>(g), static_cast<int>(k));
+    }
+  }
+  Contacts c = contact_rows(rows.size(), [&](size_t i) {
+    return collision.groups[rows[i].first].side_contact(rows[i].second);
+  });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    c.group.mutable_at(i) = rows[i].first;
+    c.side.mutable_at(i) = rows[i].second;
+  }
+  for (const ContactImpulse& impulse : world.side_impulses()) {
+    put_impulse(&c, first_row[impulse.group] + impulse.side, impulse);
   }
   c.groups = static_cast<int>(collision.groups.size());
   return c;
@@ -148,11 +189,13 @@ void bind_world(py::module_& m) {
 
   py::class_<Contacts>(
       m, "Contacts",
-      "The last step's convex contacts, found at its start, as arrays of C rows:\n"
+      "The last step's contacts, found at its start, as arrays of C rows (World.contacts:\n"
+      "the convex contacts; World.group_sides: the sides of nonconvex groups):\n"
       "points (C,3) on body_b's surface [m], normals (C,3) unit from body_b toward\n"
       "body_a, gaps (C,) signed [m], body_a/body_b (C,) body indices (body_a never\n"
-      "fixed), normal_impulses (C,) theta [N s] and friction_impulses (C,3) world\n"
-      "frame [N s]. groups counts the nonconvex groups (not in the rows).")
+      "fixed), normal_impulses (C,) theta [N s], friction_impulses (C,3) world\n"
+      "frame [N s], group/side (C,) a side's group and its index in it (-1 for convex\n"
+      "contacts). groups counts the step's nonconvex groups.")
       .def_readonly("points", &Contacts::points, "(C,3) on body_b's surface, world frame [m]")
       .def_readonly("normals", &Contacts::normals, "(C,3) unit, from body_b toward body_a")
       .def_readonly("gaps", &Contacts::gaps, "(C,) signed gap: > 0 apart, < 0 penetrating [m]")
@@ -161,8 +204,11 @@ void bind_world(py::module_& m) {
       .def_readonly("normal_impulses", &Contacts::normal_impulses,
                     "(C,) theta along the normal [N s]; / h: mean force")
       .def_readonly("friction_impulses", &Contacts::friction_impulses, "(C,3) world frame [N s]")
+      .def_readonly("group", &Contacts::group, "(C,) a side's group index; -1 for a convex contact")
+      .def_readonly("side", &Contacts::side,
+                    "(C,) a side's index in its group; -1 for a convex contact")
       .def_readonly("groups", &Contacts::groups,
-                    "nonconvex groups of the step (their sides have no row)")
+                    "nonconvex groups of the step (their sides: World.group_sides)")
       .def("__len__", [](const Contacts& c) { return c.gaps.size(); });
 
   py::class_<WorldState>(m, "State",
@@ -346,8 +392,12 @@ void bind_world(py::module_& m) {
           "added on every step until changed (body by name or index); ignored on fixed\n"
           "bodies. Zero after construction and reset().")
       .def("contacts", &last_contacts,
-           "The last step's contacts and impulses as numpy arrays (Contacts); empty before\n"
-           "the first step.");
+           "The last step's convex contacts and impulses as numpy arrays (Contacts); empty\n"
+           "before the first step.")
+      .def("group_sides", &last_group_sides,
+           "The last step's nonconvex group sides (each a plane contact, Egan Sec. IV) and\n"
+           "their impulses as numpy arrays (Contacts, with group and side set); empty\n"
+           "before the first step.");
 }
 
 }  // namespace pivot::python

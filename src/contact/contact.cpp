@@ -50,4 +50,14 @@ bool parse_nonconvex_formulation(const std::string& text, NonconvexFormulation* 
   return false;
 }
 
+Contact ContactGroup::side_contact(int k) const {
+  Contact plane;
+  plane.body_a = body_a;
+  plane.body_b = body_b;
+  plane.point = sides[k].point;
+  plane.normal = sides[k].normal;
+  plane.gap_m = sides[k].gap_m;
+  return plane;
+}
+
 }  // namespace pivot

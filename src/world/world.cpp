@@ -307,15 +307,9 @@ void World::gather_island_contacts(int island_index) {
   for (int g : island.groups) {
     const ContactGroup& group = collision.groups[g];
     std::vector<int> members;
-    for (const ContactSide& side : group.sides) {
-      Contact plane;
-      plane.body_a = group.body_a;
-      plane.body_b = group.body_b;
-      plane.point = side.point;
-      plane.normal = side.normal;
-      plane.gap_m = side.gap_m;
+    for (size_t k = 0; k < group.sides.size(); ++k) {
       members.push_back(static_cast<int>(p.sides.size()));
-      p.sides.push_back(plane);
+      p.sides.push_back(group.side_contact(static_cast<int>(k)));
     }
     p.groups.groups.push_back(members);
   }
