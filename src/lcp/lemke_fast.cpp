@@ -1078,6 +1078,14 @@ FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method
         to_string(method));
   }
   const auto start = Clock::now();
+  // No contact, no LCP: nothing to pivot on (the solver's tables would be empty; a
+  // problem file with `contacts 0 d` crashed it, fuzz input, lcp_solve at 338fdd2).
+  if (problem.num_contacts() == 0) {
+    FastLemkeResult empty;
+    empty.lcp.status = LcpStatus::Solved;
+    empty.lcp.solve_time_us = microseconds_since(start);
+    return empty;
+  }
   FastLemke solver(problem, method == LcpMethod::Reduced, options, cover_perturbation);
   return solver.run(problem, warm, start);
 }

@@ -43,6 +43,25 @@ TEST(SolveContactFuzzRegression, OverflowingDenseMatrixIsANumericalFailureNotATh
   }
 }
 
+// Found by the 10^6-run of lcp_solve_fuzz at 338fdd2: a contact problem with `contacts 0 8`
+// (a valid file: one body, no contact) made the fast methods read their empty tables, a
+// segmentation fault in `pivot lcp solve`. Every method answers the empty LCP.
+TEST(SolveContactFuzzRegression, NoContactIsTheEmptyLcpForEveryMethod) {
+  const char* const text = R"(pivot-contact 1
+bodies 1
+mass 1 0 0 0 0 0  0 1 0 0 0 0  0 0 1 0 0 0  0 0 0 0.1 0 0  0 0 0 0 0.1 0  0 0 0 0 0 0.1
+kx 0 0 -0.0981 0 0 0
+contacts 0 8
+)";
+  const ContactProblem p = std::get<ContactProblemFile>(parse_problem_file(text, "p.txt")).problem;
+  for (LcpMethod method : {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {
+    const LcpResult r = solve_contact(p, method);
+    EXPECT_EQ(r.status, LcpStatus::Solved) << to_string(method);
+    EXPECT_EQ(r.z.size(), 0) << to_string(method);
+    EXPECT_EQ(r.w.size(), 0) << to_string(method);
+  }
+}
+
 // Found by a 10^6-run of lcp_solve_fuzz: Lloyd's box on four corners, mutated until a
 // friction column has an entry of -6.7e10 ("-067811865476"), so M reaches 4.6e21. The
 // standard method's answer passed the dense check of M z + q (min -6e-17) and failed the
