@@ -13,20 +13,22 @@ Vec3 point_velocity(const World& world, int body, const Vec3& p) {
   return s.twist.linear + s.twist.angular.cross(p - s.pose.position);
 }
 
-ContactView view_of(const World& world, const ContactImpulse& impulse, int body_a, int body_b,
-                    const Vec3& point, const Vec3& normal, double gap_m, double h) {
+ContactView view_of(const World& world, const ContactImpulse& impulse, const Contact& c, double h) {
+  const Vec3& point = c.point;
+  const Vec3& normal = c.normal;
   ContactView v;
-  v.body_a = body_a;
-  v.body_b = body_b;
+  v.body_a = c.body_a;
+  v.body_b = c.body_b;
   v.point = point;
   v.normal = normal;
-  v.gap_m = gap_m;
+  v.gap_m = c.gap_m;
   v.normal_n = impulse.normal_ns / h;
   v.friction_n = impulse.friction_ns / h;
   v.mu = impulse.mu;
   v.d = impulse.d;
   v.first_direction = impulse.first_direction;
-  const Vec3 relative = point_velocity(world, body_a, point) - point_velocity(world, body_b, point);
+  const Vec3 relative =
+      point_velocity(world, c.body_a, point) - point_velocity(world, c.body_b, point);
   v.slip_speed_mps = (relative - relative.dot(normal) * normal).norm();
   v.slides = v.slip_speed_mps > kSlipSpeed_mps;
   return v;
@@ -45,13 +47,11 @@ std::vector<ContactView> contact_views(const World& world) {
   if (h <= 0.0) return views;
   const CollisionResult& collision = world.collision();
   for (const ContactImpulse& i : world.impulses()) {
-    const Contact& c = collision.contacts[static_cast<size_t>(i.contact)];
-    views.push_back(view_of(world, i, c.body_a, c.body_b, c.point, c.normal, c.gap_m, h));
+    views.push_back(view_of(world, i, collision.contacts[static_cast<size_t>(i.contact)], h));
   }
   for (const ContactImpulse& i : world.side_impulses()) {
     const ContactGroup& g = collision.groups[static_cast<size_t>(i.group)];
-    const ContactSide& side = g.sides[static_cast<size_t>(i.side)];
-    views.push_back(view_of(world, i, g.body_a, g.body_b, side.point, side.normal, side.gap_m, h));
+    views.push_back(view_of(world, i, g.side_contact(i.side), h));
     views.back().group_side = true;
   }
   return views;
