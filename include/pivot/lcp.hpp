@@ -3,6 +3,8 @@
 // Lloyd (2005) eq. (8), solved by the standard, structural or reduced fast Lemke method.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <limits>
 #include <optional>
 #include <string>
@@ -20,6 +22,7 @@ enum class LcpStatus {
   PivotLimit,        // gave up after LemkeOptions::max_pivots
   NumericalFailure,  // a singular basis or a result that fails the acceptance check
   NoSolution,        // proven: the complete search closed every branch (solve_lcp_complete)
+  Cancelled,         // LemkeOptions::cancel or ::deadline stopped the solve: nothing proven
 };
 const char* to_string(LcpStatus status);
 
@@ -35,6 +38,13 @@ struct LemkeOptions {
   // below this times the scale of the quantities it is compared with. Absolute
   // tolerances fail on degenerate peg-in-hole problems (n >= 20).
   double relative_tolerance = 1e-12;
+  // Ends a running solve with LcpStatus::Cancelled once it reads true: a signal handler or
+  // another thread sets it, the solvers look between pivots, so a solve that would pivot
+  // for minutes stops within one pivot. Not owned; null: never.
+  const std::atomic<bool>* cancel = nullptr;
+  // Ends a solve with Cancelled once the steady clock passes it (a viewer's frame budget);
+  // read every few pivots.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 // A complementary basis: z_basic[k] says whether z_k is basic, else w_k is. A fast

@@ -51,6 +51,9 @@ struct StepStats {
   std::array<int, kFallbackStages> rescues{};  // of those, answered by each FallbackStage
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
+  // The step was abandoned: a solve was cancelled (LemkeOptions::cancel, or the deadline
+  // of WorldOptions::step_time_limit_s). The state is the step's start, untouched.
+  bool cancelled = false;
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
   double time_step_s = 0.0;        // h of this step: impulse / h is the mean contact force [N]
   double collision_us = 0.0;
@@ -73,6 +76,10 @@ struct WorldOptions {
   // Hand each island's fast solve the previous step's basis, matched by contact features
   // (solve_contact's warm start). Off: every solve starts at Lemke's Step 0.
   bool warm_start = true;
+  // Wall-clock budget of one step's solves [s]: a step whose solves run longer is
+  // abandoned (StepStats::cancelled), so an interactive program stays responsive when a
+  // solve stalls. 0: no limit.
+  double step_time_limit_s = 0.0;
 };
 
 // A solve that no method could finish. what() names the step, the island and the file.
@@ -113,7 +120,9 @@ class World {
   void set_state(const WorldState& state);
   void reset();                              // back to the scene's initial states
 
-  // One time step. Throws SolverFailure under FailurePolicy::Stop.
+  // One time step. Throws SolverFailure under FailurePolicy::Stop. A cancelled solve
+  // (WorldOptions::lemke.cancel, step_time_limit_s) abandons the step: StepStats::cancelled,
+  // and the state stays the step's start.
   const StepStats& step();
 
   // Of the last step: contacts and groups found at its start, the impulses applied.
@@ -132,8 +141,9 @@ class World {
   // The stages of step(), in order (src/world/world.cpp).
   void gather_wrenches();
   void detect_contacts();
-  void step_island(int island_index);
+  bool step_island(int island_index);  // false: a solve was cancelled
   void integrate_poses();
+  const StepStats& abandon_step();
   // Parts of step_island.
   void gather_island_contacts(int island_index);
   LcpResult solve_with_fallback(const ContactProblem& problem, const LcpBasis& warm);

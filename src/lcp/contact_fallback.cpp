@@ -146,7 +146,8 @@ FallbackResult solve_contact_with_fallback(const ContactProblem& problem, LcpMet
   int pivots = out.result.pivots;
   double time_us = out.result.solve_time_us;
   for (const FallbackStage stage : kChain) {
-    if (out.result.status == LcpStatus::Solved) break;
+    // A cancelled solve asked for nothing more.
+    if (out.result.status == LcpStatus::Solved || out.result.status == LcpStatus::Cancelled) break;
     if ((stage == FallbackStage::Structural && method == LcpMethod::Structural) ||
         (stage == FallbackStage::Standard && method == LcpMethod::Standard)) {
       continue;
@@ -159,6 +160,8 @@ FallbackResult solve_contact_with_fallback(const ContactProblem& problem, LcpMet
     if (attempt->status == LcpStatus::Solved) {
       out.result = std::move(*attempt);
       out.rescued_by = stage;
+    } else if (attempt->status == LcpStatus::Cancelled) {
+      out.result.status = LcpStatus::Cancelled;
     }
   }
   out.result.pivots = pivots;

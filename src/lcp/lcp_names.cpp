@@ -11,6 +11,8 @@ const char* to_string(LcpStatus status) {
     case LcpStatus::NumericalFailure: return "numerical_failure";
     case LcpStatus::NoSolution:
       return "no_solution";
+    case LcpStatus::Cancelled:
+      return "cancelled";
   }
   return "unknown";
 }

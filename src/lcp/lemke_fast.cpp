@@ -12,6 +12,7 @@
 #include "lcp_check.hpp"
 #include "lemke_standard.hpp"
 #include "normalized_contacts.hpp"
+#include "stop_request.hpp"
 #include "stopwatch.hpp"
 
 namespace pivot {
@@ -101,6 +102,7 @@ class FastLemke {
         cover_perturbation_(cover_perturbation),
         tol_(options.relative_tolerance),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_)),
+        stop_(options),
         rmax_(6 * nc_.num_bodies + 2) {
     for (int g = 0; g < n_ * d_; ++g) {
       if (!mergeable(nc_.N[g / d_], nc_.D[g])) {
@@ -200,6 +202,7 @@ class FastLemke {
   double noise_ = 0.0;  // relative zero threshold of the current basis, >= tol_
   double slack_ = 0.0;  // how far below zero z0's last step may leave a row (pivot_to_solution)
   int max_pivots_;
+  StopRequest stop_;
   int rmax_;
 
   std::vector<int> contact_of_;  // contact of each index: a table, not a division per row
@@ -892,6 +895,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   ++*pivots;
   while (true) {
     if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
+    if (stop_()) return LcpStatus::Cancelled;
     const auto t0 = Clock::now();
     const bool ok = build_basis();
     stats_.factor_time_us += microseconds_since(t0);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "lcp_check.hpp"
+#include "stop_request.hpp"
 #include "stopwatch.hpp"
 
 namespace pivot {
@@ -148,6 +149,7 @@ class StandardLemke {
         rule_(reading.ties),
         scale_rule_(reading.scale),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n_)),
+        stop_(options),
         period_(std::max(kRefactorPeriod, n_)),
         q_scale_(q.lpNorm<Eigen::Infinity>()),
         M_col_scale_(M.cwiseAbs().colwise().maxCoeff().transpose()),
@@ -183,6 +185,7 @@ class StandardLemke {
     while (true) {
       if (z0_vanished()) return LcpStatus::Solved;
       if (pivots_ >= max_pivots_) return LcpStatus::PivotLimit;
+      if (stop_()) return LcpStatus::Cancelled;
       entering_column(entering);
       if (!d_.allFinite()) return LcpStatus::NumericalFailure;
       if (!min_ratio_rows(x_, d_, round_off_scale_, column_scale(entering), q_scale_, tol_, &ties_,
@@ -516,6 +519,7 @@ class StandardLemke {
   const TieRule rule_;
   const RowScale scale_rule_;
   const int max_pivots_;
+  StopRequest stop_;
   const int period_;
   const double q_scale_;    // |q|_inf
   const VecX M_col_scale_;  // |column j of M|_inf
@@ -590,7 +594,10 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
                                      {TieRule::Window, RowScale::Whole}};
     result = solve_with(M, q, options, kReadings[0]);
     int pivots = result.pivots;
-    for (std::size_t k = 1; k < std::size(kReadings) && result.status != LcpStatus::Solved; ++k) {
+    const auto retry_wanted = [&] {
+      return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
+    };
+    for (std::size_t k = 1; k < std::size(kReadings) && retry_wanted(); ++k) {
       LcpResult retry = solve_with(M, q, options, kReadings[k]);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {

@@ -431,6 +431,7 @@ class MaxGroupSearch {
   }
 
   bool out_of_budget() const { return out_of_budget_; }
+  bool cancelled() const { return cancelled_; }
   int pivots() const { return pivots_; }
   int selections() const { return selections_; }
   // Selections whose Lemke solve ended in a numerical failure or its pivot limit: neither
@@ -528,6 +529,10 @@ class MaxGroupSearch {
     const LcpResult r = planes_.solve(kept_variables(kept, d), &z_p_);
     pivots_ += r.pivots;
     solved_ = r.status == LcpStatus::Solved;
+    if (r.status == LcpStatus::Cancelled) {
+      cancelled_ = out_of_budget_ = true;  // ends the search as a spent budget does
+      return false;
+    }
     if (!solved_) {
       failed_selections_ += r.status != LcpStatus::SecondaryRay;
       return false;
@@ -610,6 +615,7 @@ class MaxGroupSearch {
   bool solved_ = false;
   bool found_ = false;
   bool out_of_budget_ = false;
+  bool cancelled_ = false;
 };
 
 // Runs the search and reports it as an LcpResult over the max formulation. Without an
@@ -620,6 +626,8 @@ LcpResult search_result(MaxGroupSearch* search, int size, Clock::time_point star
   LcpResult result;
   if (search->run()) {
     result.status = LcpStatus::Solved;
+  } else if (search->cancelled()) {
+    result.status = LcpStatus::Cancelled;
   } else if (search->out_of_budget()) {
     result.status = LcpStatus::PivotLimit;
   } else {

@@ -3,6 +3,7 @@
 // stage timed into StepStats.
 #include "pivot/world.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -67,6 +68,8 @@ struct World::Pipeline {
   std::vector<double> gaps_m;  // per contact row of the island
   ContactBases bases;          // the solved contacts' bases, this step's and the last
   LcpBasis warm;               // the island's warm start
+  std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
+  LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
 };
 
 World::World(Scene scene, WorldOptions options)
@@ -142,11 +145,33 @@ const StepStats& World::step() {
   stats_.time_step_s = scene_.settings.time_step_s;
   impulses_.clear();
   side_impulses_.clear();
+  Pipeline& p = *pipeline_;
+  p.start = state_.bodies;
+  p.lemke = options_.lemke;
+  if (options_.step_time_limit_s > 0.0) {
+    p.lemke.deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(options_.step_time_limit_s));
+  }
   gather_wrenches();
-  pipeline_->bases.begin_step();
+  p.bases.begin_step();
   detect_contacts();
-  for (int k = 0; k < static_cast<int>(pipeline_->island_list->size()); ++k) step_island(k);
+  for (int k = 0; k < static_cast<int>(p.island_list->size()); ++k) {
+    if (!step_island(k)) return abandon_step();
+  }
   integrate_poses();
+  return stats_;
+}
+
+// (cancelled step) => the step's starting state back, no impulses; the warm-start bases
+// recorded so far describe contacts of a step that did not happen
+const StepStats& World::abandon_step() {
+  Pipeline& p = *pipeline_;
+  state_.bodies = p.start;
+  impulses_.clear();
+  side_impulses_.clear();
+  p.bases.clear();
+  stats_.cancelled = true;
   return stats_;
 }
 
@@ -193,7 +218,7 @@ void World::detect_contacts() {
 
 // (island bodies, contacts, groups) => contact LCP over planes => impulses => velocities,
 // and the recovery pseudo-velocities when the island penetrates beyond the slop
-void World::step_island(int island_index) {
+bool World::step_island(int island_index) {
   Pipeline& p = *pipeline_;
   const Island& island = (*p.island_list)[island_index];
   const double h = scene_.settings.time_step_s;
@@ -218,6 +243,7 @@ void World::step_island(int island_index) {
       p.warm.z_basic.clear();
     }
     const LcpResult result = solve_with_fallback(problem, p.warm);
+    if (result.status == LcpStatus::Cancelled) return false;
     solved = result.status == LcpStatus::Solved;
     stats_.warm_starts += result.warm;
     if (solved) {
@@ -270,12 +296,13 @@ void World::step_island(int island_index) {
 
   // (velocities, depths) => pseudo-velocities that push out and are not kept. Without
   // a solved step there is nothing to push against; a failed push is tried next step.
-  if (!recovering || !solved) return;
+  if (!recovering || !solved) return true;
   t0 = Clock::now();
   ++stats_.recoveries;
   const ContactProblem pseudo = recovery_problem(problem, v, in.recovery_depth_m, h,
                                                  scene_.settings.penetration_recovery_speed_mps);
   const LcpResult push = solve_with_fallback(pseudo, LcpBasis{});
+  if (push.status == LcpStatus::Cancelled) return false;
   if (push.status == LcpStatus::Solved) {
     const VecX u = contact_velocity(pseudo, push.z) - v;
     for (size_t k = 0; k < island.bodies.size(); ++k) {
@@ -283,6 +310,7 @@ void World::step_island(int island_index) {
     }
   }
   stats_.solve_us += microseconds_since(t0);
+  return true;
 }
 
 // (island) => the stepper's input: group sides first, as plane contacts (Egan Sec. IV-V:
@@ -333,8 +361,7 @@ LcpResult World::solve_with_fallback(const ContactProblem& problem, const LcpBas
   Pipeline& p = *pipeline_;
   const SceneSettings& settings = scene_.settings;
   if (p.groups.groups.empty()) {
-    FallbackResult chain =
-        solve_contact_with_fallback(problem, settings.solver, options_.lemke, warm);
+    FallbackResult chain = solve_contact_with_fallback(problem, settings.solver, p.lemke, warm);
     stats_.pivots += chain.result.pivots;
     stats_.fallbacks += chain.attempts > 0;
     if (chain.rescued_by) ++stats_.rescues[static_cast<int>(*chain.rescued_by)];
@@ -343,13 +370,14 @@ LcpResult World::solve_with_fallback(const ContactProblem& problem, const LcpBas
   p.groups.form = settings.nonconvex;
   p.groups.parameter = formulation_parameter(p.groups.form, problem, settings.time_step_s);
   const auto solve = [&](LcpMethod method) {
-    return solve_grouped_contact(problem, p.groups, method, options_.lemke).lcp;
+    return solve_grouped_contact(problem, p.groups, method, p.lemke).lcp;
   };
   LcpResult result = solve(settings.solver);
   stats_.pivots += result.pivots;
   const bool standard_already =
       settings.solver == LcpMethod::Standard || settings.nonconvex == NonconvexFormulation::Sum;
-  if (result.status != LcpStatus::Solved && !standard_already) {
+  if (result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled &&
+      !standard_already) {
     ++stats_.fallbacks;
     result = solve(LcpMethod::Standard);
     stats_.pivots += result.pivots;

@@ -178,21 +178,28 @@ TEST(RunCommand, SigkillMidRunLeavesThePreviousCompleteRecording) {
   std::remove((path + ".tmp." + std::to_string(pid)).c_str());
 }
 
-TEST(RunCommand, SigintFinishesTheRecordingWithEverythingSoFar) {
-  const std::string path = fresh_path("interrupted.csv");
+// SIGINT (Ctrl-C) and SIGTERM (timeout, a batch system) both end the run cleanly, with
+// the shell's status for the signal: 128 + its number.
+class RunCommandSignal : public testing::TestWithParam<int> {};
+
+TEST_P(RunCommandSignal, FinishesTheRecordingWithEverythingSoFar) {
+  const int signal = GetParam();
+  const std::string path = fresh_path("interrupted-" + std::to_string(signal) + ".csv");
   const pid_t pid = start_long_run(path);
   ASSERT_GT(pid, 0);
   wait_until_recording(pid, path);
-  kill(pid, SIGINT);
+  kill(pid, signal);
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
   const Recording rec = read_recording(path);  // complete and valid
   ASSERT_GT(rec.frames.size(), 10u);
   EXPECT_EQ(rec.frames.back().step, static_cast<std::int64_t>(rec.frames.size()) - 1);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp." + std::to_string(pid)));
 }
+
+INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, RunCommandSignal, testing::Values(SIGINT, SIGTERM));
 
 }  // namespace
 }  // namespace pivot

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -23,8 +24,15 @@ namespace pivot::cli {
 
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
-void on_sigint(int) { g_interrupted = 1; }
+// Set by SIGINT and SIGTERM; the solvers read it between pivots (LemkeOptions::cancel), so
+// a run ends within a pivot whatever the step is doing. Lock-free, hence signal-safe.
+std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_signal{0};  // which one, for the exit status
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+void on_signal(int signal) {
+  g_signal.store(signal, std::memory_order_relaxed);
+  g_interrupted.store(true, std::memory_order_relaxed);
+}
 
 struct RunOptions {
   std::string scene_path;
@@ -167,6 +175,7 @@ int run_scene(const RunOptions& o) {
   }
   world_options.lemke.max_pivots = o.max_pivots;
   world_options.warm_start = !o.cold_start;
+  world_options.lemke.cancel = &g_interrupted;
   World world(loaded.scene, world_options);
   if (o.mu) world.friction_override() = *o.mu;
 
@@ -176,9 +185,9 @@ int run_scene(const RunOptions& o) {
                                                   o.record_every, o.contact_log);
     recording->record(world);
   }
-  g_interrupted = 0;
-  std::signal(SIGINT, on_sigint);
-  std::signal(SIGTERM, on_sigint);
+  g_interrupted = false;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
 
   RunSummary s;
   s.energy_start_j = world.energy_j();
@@ -191,6 +200,7 @@ int run_scene(const RunOptions& o) {
   try {
     for (std::int64_t k = 0; k < steps && !g_interrupted; ++k) {
       const StepStats& st = world.step();
+      if (st.cancelled) break;  // the abandoned step left the state at its start
       ++s.steps;
       s.contacts_sum += st.contacts;
       s.contacts_max = std::max(s.contacts_max, st.contacts);
@@ -223,14 +233,15 @@ int run_scene(const RunOptions& o) {
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  s.interrupted = g_interrupted != 0;
+  s.interrupted = g_interrupted;
   if (progress && s.interrupted) std::fputc('\n', stderr);
   s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   s.sim_time_s = world.state().time_s;
   s.energy_end_j = world.energy_j();
   if (recording) recording->finish();
   print_summary(o, world.scene(), s);
-  if (s.interrupted) return 130;  // the shell's convention for death by SIGINT
+  // The shell's convention for death by a signal: 130 for SIGINT, 143 for SIGTERM.
+  if (s.interrupted) return 128 + g_signal;
   return exit_code;
 }
 
