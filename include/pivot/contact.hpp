@@ -87,17 +87,32 @@ const char* to_string(NonconvexFormulation formulation);
 // Parses "max" | "sum" | "off"; returns false on anything else and leaves *formulation.
 bool parse_nonconvex_formulation(const std::string& text, NonconvexFormulation* formulation);
 
+// How a body can move in the coming step without contact impulses (the stepper's
+// speculative reach, step_motion in src/dynamics): its translation h v with the velocity
+// at the step's start and with the free-motion velocity at its end (gravity, wrenches),
+// and how far its rotation can carry any of its points, h max(|w0|, |w1|) r [m].
+struct StepMotion {
+  Vec3 translation_now_m = Vec3::Zero();
+  Vec3 translation_free_m = Vec3::Zero();
+  double rotation_m = 0.0;
+};
+// How far any point of the body can move: the longer translation plus the rotation's reach.
+double reach_m(const StepMotion& motion);
+// How far two bodies can close on each other: their relative translation plus both
+// rotations' reach. Gravity moves both alike: boxes falling side by side do not close.
+double closing_m(const StepMotion& a, const StepMotion& b);
+
 struct CollisionSettings {
   // Potential contacts: every feature pair of bodies a and b with gap
-  //   f <= max(margin_m, body_reach_m[a] + body_reach_m[b])
+  //   f <= max(margin_m, closing_m(a, b) + transfer_a + transfer_b)
   // is reported (with f >= 0 when separated), so the stepper can stop penetration before
-  // it happens. margin_m is the floor for every pair [m].
+  // it happens. margin_m is the floor for every pair [m]. A moving body struck by another
+  // moves up to as far as the two close, so its transfer is the largest closing_m with any
+  // moving body it may touch other than the pair's partner (one hop: a transfer further
+  // along a chain in the same step is caught by penetration recovery on the next).
   double margin_m = 0.005;
-  // Per body (one entry per body, or empty for none): how far the body can move in the
-  // coming step [m] (the stepper's speculative reach, step_reach_m in src/dynamics). A
-  // moving body's reach is raised to the largest among the moving bodies it may touch
-  // this step, which can pass their motion on to it.
-  std::vector<double> body_reach_m;
+  // One entry per body, or empty when nothing moves (the floor alone).
+  std::vector<StepMotion> body_motion;
   // Max and Sum differ only in the LCP the stepper builds, so both get the groups. Off
   // reports every side as a convex half-space, which shows Egan's artifact (Fig. 1): the
   // face next to a corner acts as if it extended forever.

@@ -97,7 +97,7 @@ const std::vector<std::pair<int, int>>& Broadphase::find_pairs(
       if (!t.proxies[i] || (t.fixed_body[i] && t.fixed_body[h])) continue;
       const Vec3 centre = 0.5 * (bounds[i].min + bounds[i].max);
       const Vec3 half = 0.5 * (bounds[i].max - bounds[i].min);
-      const double margin_m = pair_margin_m(bounds[i], bounds[h], floor_m);
+      const double margin_m = pair_margin_m(bounds[i], static_cast<int>(i), bounds[h], h, floor_m);
       if (n.dot(centre) - n.cwiseAbs().dot(half) <= bounds[h].offset + margin_m) {
         pairs_.emplace_back(std::min<int>(h, static_cast<int>(i)),
                             std::max<int>(h, static_cast<int>(i)));

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "pivot/contact.hpp"
 #include "pivot/math.hpp"
 
 namespace pivot {
@@ -19,13 +20,26 @@ struct BodyBounds {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // world box (bounded bodies) [m]
   Vec3 normal = Vec3::UnitZ();                  // world plane normal . x <= offset
   double offset = 0.0;                          // (half-spaces) [m]
-  double reach_m = 0.0;                         // how far the body can move in the coming step [m]
+  StepMotion motion;                            // in the coming step (zero when fixed)
+  // The largest closing_m with a moving candidate neighbour (transfer_from), and the
+  // largest with any other: what a struck body can pass on (CollisionSettings) [m].
+  double transfer_m = 0.0, second_transfer_m = 0.0;
+  int transfer_from = -1;
+  double reach_m = 0.0;  // reach_m(motion) + transfer_m: how far the body's box is grown [m]
 };
 
+// What a's strikers other than `partner` can pass on to it.
+inline double transfer_m(const BodyBounds& a, int partner) {
+  return a.transfer_from == partner ? a.second_transfer_m : a.transfer_m;
+}
+
 // The distance within which bodies a and b report contacts: the floor, or as far as the
-// two can close in one step when that is more.
-inline double pair_margin_m(const BodyBounds& a, const BodyBounds& b, double floor_m) {
-  return std::max(floor_m, a.reach_m + b.reach_m);
+// two can close in one step, struck by their other neighbours, when that is more. Never
+// more than a.reach_m + b.reach_m.
+inline double pair_margin_m(const BodyBounds& a, int a_index, const BodyBounds& b, int b_index,
+                            double floor_m) {
+  return std::max(floor_m,
+                  closing_m(a.motion, b.motion) + transfer_m(a, b_index) + transfer_m(b, a_index));
 }
 
 class Broadphase {

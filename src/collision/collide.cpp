@@ -135,7 +135,7 @@ void CollisionPipeline::pose_bodies(const std::vector<BodyState>& states) {
 }
 
 void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& settings) {
-  const double margin = pair_margin_m(bounds_[a], bounds_[b], settings.margin_m);
+  const double margin = pair_margin_m(bounds_[a], a, bounds_[b], b, settings.margin_m);
   std::vector<Contact>& contacts = result_.contacts;
   const size_t first = contacts.size();
   for (PosedPiece& pa : posed_[a]) {
@@ -176,24 +176,25 @@ void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& sett
 }
 
 bool CollisionPipeline::share_reach(const std::vector<std::pair<int, int>>& pairs) {
-  cluster_.resize(bounds_.size());
-  for (size_t i = 0; i < cluster_.size(); ++i) cluster_[i] = static_cast<int>(i);
-  const auto root = [&](int i) {
-    while (cluster_[i] != i) i = cluster_[i] = cluster_[cluster_[i]];
-    return i;
+  const auto offer = [](BodyBounds* to, int from, double closing) {
+    if (closing > to->transfer_m) {
+      to->second_transfer_m = to->transfer_m;
+      to->transfer_m = closing;
+      to->transfer_from = from;
+    } else {
+      to->second_transfer_m = std::max(to->second_transfer_m, closing);
+    }
   };
   for (const auto& [i, j] : pairs) {
     if (bounds_[i].fixed || bounds_[j].fixed) continue;  // a fixed body passes nothing on
-    const int ri = root(i), rj = root(j);
-    if (ri == rj) continue;
-    cluster_[rj] = ri;
-    bounds_[ri].reach_m = std::max(bounds_[ri].reach_m, bounds_[rj].reach_m);
+    const double closing = closing_m(bounds_[i].motion, bounds_[j].motion);
+    offer(&bounds_[i], j, closing);
+    offer(&bounds_[j], i, closing);
   }
   bool raised = false;
-  for (size_t i = 0; i < bounds_.size(); ++i) {
-    const double shared = bounds_[root(static_cast<int>(i))].reach_m;
-    raised = raised || shared > bounds_[i].reach_m;
-    bounds_[i].reach_m = shared;
+  for (BodyBounds& b : bounds_) {
+    raised = raised || b.transfer_m > 0.0;
+    b.reach_m += b.transfer_m;
   }
   return raised;
 }
@@ -205,16 +206,21 @@ const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& stat
                                 std::to_string(bodies_.size()) + " bodies");
   }
   if (!(settings.margin_m >= 0.0)) throw std::invalid_argument("collision: margin_m must be >= 0");
-  const std::vector<double>& reach = settings.body_reach_m;
-  if (!reach.empty() && reach.size() != bodies_.size()) {
-    throw std::invalid_argument("collision: " + std::to_string(reach.size()) + " reaches for " +
+  const std::vector<StepMotion>& motion = settings.body_motion;
+  if (!motion.empty() && motion.size() != bodies_.size()) {
+    throw std::invalid_argument("collision: " + std::to_string(motion.size()) + " motions for " +
                                 std::to_string(bodies_.size()) + " bodies");
   }
   for (size_t i = 0; i < bounds_.size(); ++i) {
-    bounds_[i].reach_m = reach.empty() ? 0.0 : reach[i];
-    if (!(bounds_[i].reach_m >= 0.0)) {
-      throw std::invalid_argument("collision: body_reach_m must be >= 0");
+    BodyBounds& b = bounds_[i];
+    b.motion = motion.empty() || b.fixed ? StepMotion{} : motion[i];
+    b.reach_m = reach_m(b.motion);
+    if (!std::isfinite(b.reach_m) || !(b.motion.rotation_m >= 0.0)) {
+      throw std::invalid_argument("collision: body " + std::to_string(i) +
+                                  ": body_motion must be finite with rotation_m >= 0");
     }
+    b.transfer_m = b.second_transfer_m = 0.0;
+    b.transfer_from = -1;
   }
   ++stamp_;
   pose_bodies(states);

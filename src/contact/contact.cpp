@@ -60,4 +60,15 @@ Contact ContactGroup::side_contact(int k) const {
   return plane;
 }
 
+double reach_m(const StepMotion& motion) {
+  return std::max(motion.translation_now_m.norm(), motion.translation_free_m.norm()) +
+         motion.rotation_m;
+}
+
+double closing_m(const StepMotion& a, const StepMotion& b) {
+  return std::max((a.translation_now_m - b.translation_now_m).norm(),
+                  (a.translation_free_m - b.translation_free_m).norm()) +
+         a.rotation_m + b.rotation_m;
+}
+
 }  // namespace pivot

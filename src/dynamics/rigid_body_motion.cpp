@@ -43,16 +43,18 @@ Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& g
   return k;
 }
 
-double step_reach_m(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
-                    const Vec6& wrench, double h_s, double bounding_radius_m) {
+StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
+                       const Vec6& wrench, double h_s, double bounding_radius_m) {
   const Vec6 k =
       free_motion_impulse(body, state, gravity_mps2, wrench.head<3>(), wrench.tail<3>(), h_s);
   const Mat3 R = state.pose.orientation.toRotationMatrix();
   const Vec3 v1 = k.head<3>() / body.mass_kg;
   const Vec3 w1 = R * body.inertia_body_kgm2.ldlt().solve(R.transpose() * k.tail<3>());
-  const double linear = std::max(state.twist.linear.norm(), v1.norm());
-  const double angular = std::max(state.twist.angular.norm(), w1.norm());
-  return h_s * (linear + angular * bounding_radius_m);
+  StepMotion motion;
+  motion.translation_now_m = h_s * state.twist.linear;
+  motion.translation_free_m = h_s * v1;
+  motion.rotation_m = h_s * std::max(state.twist.angular.norm(), w1.norm()) * bounding_radius_m;
+  return motion;
 }
 
 void integrate_pose(BodyState* state, double h_s, const Vec6& recovery) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pivot/body.hpp"
+#include "pivot/contact.hpp"
 
 namespace pivot {
 
@@ -19,14 +20,14 @@ Mat6 spatial_mass(const Body& body, const Quat& orientation);
 Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
                          const Vec3& force_n, const Vec3& torque_nm, double h_s);
 
-// How far any point of the body can move in one step without contact impulses [m]:
-//   h (max(|v0|, |v1|) + max(|w0|, |w1|) r),
-// with (v0, w0) the state's velocities, (v1, w1) = M^-1 k~_x the free-motion velocities at
-// the step's end (gravity, applied wrench, gyroscopic torque) and r the bounding radius
-// about the centre of mass. Egan (5) lets a contact close by at most its gap f in a step,
-// so a pair further apart than their two reaches cannot touch before the next step.
-double step_reach_m(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
-                    const Vec6& wrench, double h_s, double bounding_radius_m);
+// How the body can move in one step without contact impulses: translations h v0 and h v1
+// and rotation reach h max(|w0|, |w1|) r, with (v0, w0) the state's velocities, (v1, w1) =
+// M^-1 k~_x the free-motion velocities at the step's end (gravity, applied wrench,
+// gyroscopic torque) and r the bounding radius about the centre of mass. Egan (5) lets a
+// contact close by at most its gap f in a step, so a pair further apart than they can
+// close (closing_m) cannot touch before the next step.
+StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
+                       const Vec6& wrench, double h_s, double bounding_radius_m);
 
 // x += h (v + u); q <- exp(h (w + u_w) / 2) q, renormalised (a unit quaternion keeps R a
 // rotation). u = (u, u_w) is the penetration-recovery pseudo-velocity of the step

@@ -196,13 +196,13 @@ void World::detect_contacts() {
   CollisionSettings& collision_settings = p.collision_settings;
   collision_settings.margin_m = contact_margin_m(scene_);
   collision_settings.nonconvex = settings.nonconvex;
-  collision_settings.body_reach_m.resize(scene_.bodies.size());
+  collision_settings.body_motion.resize(scene_.bodies.size());
   for (size_t k = 0; k < scene_.bodies.size(); ++k) {
     const Body& body = scene_.bodies[k];
-    collision_settings.body_reach_m[k] =
-        body.fixed ? 0.0
-                   : step_reach_m(body, state_.bodies[k], settings.gravity_mps2, p.wrenches[k],
-                                  settings.time_step_s, p.radius_m[k]);
+    collision_settings.body_motion[k] =
+        body.fixed ? StepMotion{}
+                   : step_motion(body, state_.bodies[k], settings.gravity_mps2, p.wrenches[k],
+                                 settings.time_step_s, p.radius_m[k]);
   }
   p.collision = &p.detector.detect(state_.bodies, collision_settings);
   const CollisionResult& collision = *p.collision;
