@@ -43,7 +43,6 @@ struct StackRun {
   static WorldOptions continue_on_failure() {
     WorldOptions options;
     options.on_failure = FailurePolicy::Continue;
-    options.failure_dir = ::testing::TempDir();
     return options;
   }
   void run_for(double seconds) {

@@ -163,7 +163,6 @@ int run_scene(const RunOptions& o) {
   apply_overrides(o, &loaded.scene);
   WorldOptions world_options;
   world_options.on_failure = o.keep_going ? FailurePolicy::Continue : FailurePolicy::Stop;
-  world_options.failure_dir = o.failure_dir;
   if (!o.failure_dir.empty()) {
     // Made before the first step, so a wrong path is reported before any simulation.
     std::error_code error;
@@ -212,6 +211,9 @@ int run_scene(const RunOptions& o) {
       s.fallbacks += st.fallbacks;
       for (int stage = 0; stage < kFallbackStages; ++stage) s.rescues[stage] += st.rescues[stage];
       s.failures += st.failures;
+      for (const FailedSolve& failed : world.failed_solves()) {
+        write_failed_solve(failed, o.failure_dir);
+      }
       s.recoveries += st.recoveries;
       s.collision_us += st.collision_us;
       s.assembly_us += st.assembly_us;
@@ -227,7 +229,9 @@ int run_scene(const RunOptions& o) {
   } catch (const SolverFailure& e) {
     // Keep what was recorded up to the failing step, then report.
     // The step that failed counts, so the summary never says "failures 0" after one.
-    std::cerr << (progress ? "\n" : "") << "pivot: error: " << e.what() << "\n";
+    const std::string file = write_failed_solve(e.failed(), o.failure_dir);
+    std::cerr << (progress ? "\n" : "") << "pivot: error: " << e.what() << "; problem written to "
+              << file << "\n";
     ++s.failures;
     exit_code = 1;
   }

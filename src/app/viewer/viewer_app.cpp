@@ -61,7 +61,7 @@ ViewerApp::~ViewerApp() {
 bool ViewerApp::load(const std::string& path) {
   try {
     LoadedScene loaded = read_scene_file(path);
-    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, "", {}});
+    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue});
     if (recording_) stop_recording();
     close_replay();
     release();
@@ -448,8 +448,21 @@ void ViewerApp::step_once() {
   history_.push_back(world_->state());
   if (history_.size() > kHistoryStates) history_.pop_front();
   world_->step();
+  write_failed_solves();
   if (recording_) recording_->record(*world_);
   record_plot_row();
+}
+
+// The problems of islands the step could not solve go to the current directory, for
+// `pivot lcp solve`; the step moved those islands without contact impulses.
+void ViewerApp::write_failed_solves() {
+  for (const FailedSolve& failed : world_->failed_solves()) {
+    try {
+      write_failed_solve(failed, "");
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    }
+  }
 }
 
 void ViewerApp::advance_simulation(double wall_dt_s) {

@@ -80,6 +80,7 @@ class ViewerApp {
   // (wall time) => steps, keeping up with real time when the solver allows
   void advance_simulation(double wall_dt_s);
   void step_once();
+  void write_failed_solves();  // after a step: the failed problems, as files in .
   // (bodies, overlays) => the 3-D view: opaque bodies, grid, overlays, then translucent
   // bodies farthest first
   void draw_world();
