@@ -17,12 +17,6 @@
 
 namespace pivot {
 
-struct WorldState {
-  double time_s = 0.0;
-  std::int64_t step = 0;
-  std::vector<BodyState> bodies;  // one per scene body
-};
-
 // What one step did, for the CLI summary, the viewer's stats panel and benchmarks.
 struct StepStats {
   int contacts = 0;
@@ -101,12 +95,10 @@ class World {
   World& operator=(World&&) noexcept;
 
   const Scene& scene() const { return scene_; }
-  // Settings and materials may change between steps (the viewer's sliders): d, h, mu,
-  // method, nonconvex formulation, gravity; the next step uses them.
+  // Settings and materials may change between steps (the viewer's sliders): d, h, the
+  // friction override, method, nonconvex formulation, gravity; the next step uses them.
   SceneSettings& settings() { return scene_.settings; }
   std::vector<Material>& materials() { return scene_.materials; }
-  // Overrides every contact's friction coefficient when set (`pivot run --mu`).
-  std::optional<double>& friction_override() { return friction_override_; }
   // Wrenches [N, N m] on each body (index = scene body), force through its centre of mass
   // and torque about it, in world axes, added to the scene's scripted wrenches on every
   // step until changed: the viewer's mouse spring and key nudges. Zero after construction
@@ -153,7 +145,6 @@ class World {
   Scene scene_;
   WorldOptions options_;
   WorldState state_;
-  std::optional<double> friction_override_;
   std::vector<Vec6> applied_wrenches_;
   std::unique_ptr<Pipeline> pipeline_;
   std::vector<ContactImpulse> impulses_;

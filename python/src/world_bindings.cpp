@@ -159,7 +159,7 @@ StepStats step_world(PyWorld& world, long n, RecordingWriterHandle* recorder) {
   py::gil_scoped_release release;
   for (long k = 0; k < n; ++k) {
     last = step_or_raise(world);
-    if (recorder) recorder->writer().record(world);
+    if (recorder) recorder->record(world);
     // Ctrl-C stops a long step(n) between steps.
     if ((k + 1) % 1024 == 0 && k + 1 < n) {
       py::gil_scoped_acquire acquire;
@@ -382,9 +382,10 @@ void bind_world(py::module_& m) {
           },
           "(3,) acceleration of every dynamic body, world frame [m/s^2].")
       .def_property(
-          "mu", [](World& w) { return w.friction_override(); },
+          "mu", [](World& w) { return w.settings().friction_override; },
           [](World& w, std::optional<double> mu) {
-            w.friction_override() = mu ? std::optional<double>(read_friction(*mu)) : std::nullopt;
+            w.settings().friction_override =
+                mu ? std::optional<double>(read_friction(*mu)) : std::nullopt;
           },
           "Friction coefficient for every contact, overriding the materials; None: the\n"
           "materials' own.")

@@ -8,7 +8,7 @@ double mixed_friction(double mu_a, double mu_b) { return std::sqrt(mu_a * mu_b);
 
 void build_island_input(const Island& island, const CollisionResult& collision, const Scene& scene,
                         const std::vector<BodyState>& states, const std::vector<Vec6>& wrenches,
-                        std::optional<double> friction_override, IslandInput* input) {
+                        IslandInput* input) {
   const SceneSettings& settings = scene.settings;
   StewartTrinkleInput& in = input->stepper;
   in.bodies = &scene.bodies;
@@ -35,7 +35,8 @@ void build_island_input(const Island& island, const CollisionResult& collision, 
     const double mu_a = scene.materials[scene.bodies[contact.body_a].material].friction;
     const double mu_b = scene.materials[scene.bodies[contact.body_b].material].friction;
     in.contacts.push_back(&contact);
-    in.mu.push_back(friction_override ? *friction_override : mixed_friction(mu_a, mu_b));
+    in.mu.push_back(settings.friction_override ? *settings.friction_override
+                                               : mixed_friction(mu_a, mu_b));
     input->gaps_m.push_back(contact.gap_m);
   };
   for (const Contact& plane : input->sides) add(plane);

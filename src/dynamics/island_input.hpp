@@ -3,7 +3,6 @@
 // with, and the wrenches on its bodies. The storage is reused from step to step.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "contact/islands.hpp"
@@ -24,11 +23,11 @@ struct IslandInput {
 // mixing is symmetric in the two bodies.
 double mixed_friction(double mu_a, double mu_b);
 
-// (island, collision, scene, states, wrenches, friction override) => input: the group
-// sides first, in group order, then the convex contacts, each with its mixed friction (or
-// the override) and gap. input keeps pointers into scene, states and collision.
+// (island, collision, scene, states, wrenches) => input: the group sides first, in group
+// order, then the convex contacts, each with its mixed friction (or the scene's friction
+// override) and gap. input keeps pointers into scene, states and collision.
 void build_island_input(const Island& island, const CollisionResult& collision, const Scene& scene,
                         const std::vector<BodyState>& states, const std::vector<Vec6>& wrenches,
-                        std::optional<double> friction_override, IslandInput* input);
+                        IslandInput* input);
 
 }  // namespace pivot

@@ -208,8 +208,7 @@ bool World::step_island(int island_index) {
 
   // (island, contacts, groups, materials) => stepper input: sides as planes, mu, gaps
   auto t0 = Clock::now();
-  build_island_input(island, *p.collision, scene_, state_.bodies, p.wrenches, friction_override_,
-                     &in);
+  build_island_input(island, *p.collision, scene_, state_.bodies, p.wrenches, &in);
   // (gaps, groups) => the depths left to the recovery pass
   const bool recovering =
       recovery_depths(in.gaps_m, in.groups.groups, &in.stepper.recovery_depth_m);

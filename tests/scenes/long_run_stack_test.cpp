@@ -96,9 +96,9 @@ TEST_P(LongRunStack, StandsThroughAPushAndLiveChangesOfMuAndD) {
   run.run_for(1.0);
   world.set_applied_wrench(top, Vec6::Zero());
   run.run_for(1.0);
-  world.friction_override() = 0.2;
+  world.settings().friction_override = 0.2;
   run.run_for(1.0);
-  world.friction_override().reset();
+  world.settings().friction_override.reset();
   run.run_for(1.0);
   world.settings().friction_directions = 16;
   run.run_for(1.0);
