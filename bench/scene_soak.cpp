@@ -134,7 +134,7 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
   scene.settings.solver = method;
   if (o.d > 0) scene.settings.friction_directions = o.d;
   if (o.h_s > 0.0) scene.settings.time_step_s = o.h_s;
-  World world(scene, WorldOptions{FailurePolicy::Continue});
+  World world(scene, WorldOptions{FailurePolicy::Continue, {}});
   const std::vector<BodyState> start = world.state().bodies;
   const long steps = std::lround(o.duration_s / scene.settings.time_step_s);
   Outcome out;

@@ -24,7 +24,7 @@ void decode_impulses(const ContactProblem& problem, const VecX& z, const IslandI
     impulse.normal_ns = z(i);
     impulse.mu = in.mu[i];
     impulse.d = d;
-    const std::vector<Vec3> t = friction_directions(in.contacts[i]->normal, d);
+    const FrictionDirections t(in.contacts[i]->normal, d);
     impulse.first_direction = t[0];
     for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * t[j];
     return impulse;

@@ -21,15 +21,16 @@ void build_island_input(const Island& island, const CollisionResult& collision, 
   in.mu.clear();
   input->gaps_m.clear();
   input->sides.clear();
-  input->groups.groups.clear();
-  for (int g : island.groups) {
-    const ContactGroup& group = collision.groups[g];
-    std::vector<int> members;
+  // The groups' member lists are resized, not rebuilt, so their storage is reused.
+  input->groups.groups.resize(island.groups.size());
+  for (size_t gi = 0; gi < island.groups.size(); ++gi) {
+    const ContactGroup& group = collision.groups[island.groups[gi]];
+    std::vector<int>& members = input->groups.groups[gi];
+    members.clear();
     for (size_t k = 0; k < group.sides.size(); ++k) {
       members.push_back(static_cast<int>(input->sides.size()));
       input->sides.push_back(group.side_contact(static_cast<int>(k)));
     }
-    input->groups.groups.push_back(members);
   }
   const auto add = [&](const Contact& contact) {
     const double mu_a = scene.materials[scene.bodies[contact.body_a].material].friction;

@@ -37,6 +37,7 @@ struct World::Pipeline {
   std::vector<Vec6> wrenches;  // per body, at the current time
   std::vector<Vec6> recovery;  // per body: the step's recovery pseudo-velocity
   IslandInput input;           // the current island's stepper input
+  ContactProblem problem;      // the current island's contact LCP
   ContactBases bases;          // the solved contacts' bases, this step's and the last
   LcpBasis warm;               // the island's warm start
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
@@ -213,7 +214,8 @@ bool World::step_island(int island_index) {
   const bool recovering =
       recovery_depths(in.gaps_m, in.groups.groups, &in.stepper.recovery_depth_m);
   // (stepper input) => contact LCP, Egan (3)-(7)
-  const ContactProblem problem = assemble_stewart_trinkle(in.stepper);
+  const ContactProblem& problem = p.problem;
+  assemble_stewart_trinkle(in.stepper, &p.problem);
   stats_.assembly_us += microseconds_since(t0);
 
   // (contact LCP, last step's bases) => impulses z, or a failed solve kept for the caller

@@ -61,7 +61,7 @@ ViewerApp::~ViewerApp() {
 bool ViewerApp::load(const std::string& path) {
   try {
     LoadedScene loaded = read_scene_file(path);
-    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue});
+    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, {}});
     if (recording_) stop_recording();
     close_replay();
     release();
