@@ -134,7 +134,7 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
   scene.settings.solver = method;
   if (o.d > 0) scene.settings.friction_directions = o.d;
   if (o.h_s > 0.0) scene.settings.time_step_s = o.h_s;
-  World world(scene, WorldOptions{FailurePolicy::Continue, failure_dir, {}});
+  World world(scene, WorldOptions{FailurePolicy::Continue, {}});
   const std::vector<BodyState> start = world.state().bodies;
   const long steps = std::lround(o.duration_s / scene.settings.time_step_s);
   Outcome out;
@@ -151,6 +151,7 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
       }
     }
     out.failed_steps += s.failures > 0;
+    for (const FailedSolve& failed : world.failed_solves()) write_failed_solve(failed, failure_dir);
     out.fallbacks += s.fallbacks;
     out.max_pivots = std::max(out.max_pivots, s.pivots);
     out.max_penetration_m = std::max(out.max_penetration_m, s.max_penetration_m);

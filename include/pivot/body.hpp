@@ -2,7 +2,9 @@
 // (BodyState), so recording, replay, reset and step-back copy only states.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pivot/math.hpp"
 #include "pivot/shape.hpp"
@@ -22,6 +24,14 @@ struct Body {
 struct BodyState {
   Pose pose;
   Twist twist;  // linear velocity of the centre of mass, angular velocity; world frame
+};
+
+// All of a simulation that changes (MuJoCo's mjData to the Scene's mjModel): reset,
+// step-back and replay copy this one struct.
+struct WorldState {
+  double time_s = 0.0;
+  std::int64_t step = 0;
+  std::vector<BodyState> bodies;  // one per scene body
 };
 
 }  // namespace pivot

@@ -152,4 +152,22 @@ class CollisionDetector {
 CollisionResult collide(const std::vector<Body>& bodies, const std::vector<BodyState>& states,
                         const CollisionSettings& settings);
 
+// The impulse a solved contact applied this step, for drawing and contact logs, with the
+// friction cone the solver used for it.
+struct ContactImpulse {
+  int contact = -1;  // index into the step's CollisionResult::contacts
+  int island = -1;
+  double normal_ns = 0.0;           // theta [N s]
+  Vec3 friction_ns = Vec3::Zero();  // sum_j phi_j t_j, world frame [N s]
+  double mu = 0.0;                  // the friction coefficient used (mixed, or the override)
+  // The solver's friction directions: t_j is first_direction turned about the contact
+  // normal by 2 pi j / d, j = 0 .. d-1 (world frame, unit).
+  int d = 0;
+  Vec3 first_direction = Vec3::UnitX();
+  // Of a group side's impulse (World::side_impulses; contact is then -1): the group's
+  // index in CollisionResult::groups and the side's index in its sides.
+  int group = -1;
+  int side = -1;
+};
+
 }  // namespace pivot

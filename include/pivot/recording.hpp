@@ -6,15 +6,22 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "pivot/contact.hpp"
 #include "pivot/scene.hpp"
-#include "pivot/world.hpp"
 
 namespace pivot {
+
+// Settings and materials changed during a recorded session (the viewer's sliders, a
+// script's `set`): from `step` on, the steps were taken with these.
+struct SettingChange {
+  std::int64_t step = 0;  // the first step taken with them
+  SceneSettings settings;
+  std::vector<Material> materials;
+};
 
 struct RecordingInfo {
   std::string pivot_version;
@@ -27,6 +34,9 @@ struct RecordingInfo {
   int record_every = 1;              // a row set every this many steps
   std::int64_t frames = 0;           // recorded steps (row sets)
   bool contact_log = false;
+  // In step order; before the first, the scene's own (the sidecar's scene). The sidecar
+  // writes "setting_changes" only when there are some.
+  std::vector<SettingChange> setting_changes;
 };
 
 // Writes <path> (CSV), <path>.json (sidecar) and, when asked, <path>.contacts.csv.
@@ -41,9 +51,13 @@ class RecordingWriter {
   RecordingWriter(const RecordingWriter&) = delete;
   RecordingWriter& operator=(const RecordingWriter&) = delete;
 
-  // Records the state (and, with a contact log, the world's last contacts and impulses)
-  // when state.step is a multiple of record_every.
-  void record(const World& world);
+  // Called after every step (and once before the first) with the step's outcome: records
+  // the state, and with a contact log the step's contacts and impulses, when state.step is
+  // a multiple of record_every. settings and materials are those the step used; when they
+  // differ from the last ones, the sidecar notes the change at that step (every call).
+  void record(const WorldState& state, const SceneSettings& settings,
+              const std::vector<Material>& materials, const CollisionResult& collision,
+              const std::vector<ContactImpulse>& impulses);
   // Flushes, closes and renames everything into place. Throws std::runtime_error.
   void finish();
 
@@ -51,15 +65,16 @@ class RecordingWriter {
   std::int64_t frames() const { return frames_; }
 
  private:
-  void close_files();
+  struct Files;  // the open temporary files
 
   std::string path_;
   std::string temp_csv_;
   std::string temp_contacts_;
   RecordingInfo info_;
   std::string sidecar_scene_json_;
-  std::FILE* csv_ = nullptr;
-  std::FILE* contacts_ = nullptr;
+  std::string settings_json_;  // the settings and materials in force, as the sidecar writes them
+  std::vector<std::string> changes_json_;  // the sidecar's setting_changes, in step order
+  std::unique_ptr<Files> files_;
   std::int64_t frames_ = 0;
   bool finished_ = false;
 };
@@ -85,5 +100,10 @@ Recording read_recording(const std::string& path);
 void check_recording_matches(const Recording& recording, const Scene& scene);
 // The world state of recorded frame k (0 <= k < frames.size()), for World::set_state.
 WorldState recorded_state(const Recording& recording, size_t frame);
+
+// Replaying a session by stepping again: before taking step `step`, the settings and
+// materials the recorded session changed to at that step, if it changed them then.
+void apply_setting_changes(const Recording& recording, std::int64_t step, SceneSettings* settings,
+                           std::vector<Material>* materials);
 
 }  // namespace pivot

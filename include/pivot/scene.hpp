@@ -35,6 +35,9 @@ struct SceneSettings {
   LcpMethod solver = LcpMethod::Reduced;
   // How nonconvex contact groups (a corner sliding over the rim of a hole) are modelled.
   NonconvexFormulation nonconvex = NonconvexFormulation::Max;
+  // One Coulomb coefficient mu [-] (>= 0) for every contact in place of the mix of the two
+  // bodies' materials (`pivot run --mu`, the viewer's "global mu"). Absent: the materials'.
+  std::optional<double> friction_override;
   // The least distance at which feature pairs become contacts (with their positive gap)
   // [m]. Every step each pair is also searched as far as the two bodies can move in that
   // step (from their current velocities, gravity and wrenches), so falling and thrown

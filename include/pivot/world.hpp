@@ -12,33 +12,10 @@
 
 #include "pivot/contact.hpp"
 #include "pivot/lcp.hpp"
+#include "pivot/problem_file.hpp"
 #include "pivot/scene.hpp"
 
 namespace pivot {
-
-struct WorldState {
-  double time_s = 0.0;
-  std::int64_t step = 0;
-  std::vector<BodyState> bodies;  // one per scene body
-};
-
-// The impulse a solved contact applied this step, for drawing and contact logs, with the
-// friction cone the solver used for it.
-struct ContactImpulse {
-  int contact = -1;             // index into the step's CollisionResult::contacts
-  int island = -1;
-  double normal_ns = 0.0;       // theta [N s]
-  Vec3 friction_ns = Vec3::Zero();  // sum_j phi_j t_j, world frame [N s]
-  double mu = 0.0;                  // the friction coefficient used (mixed, or the override)
-  // The solver's friction directions: t_j is first_direction turned about the contact
-  // normal by 2 pi j / d, j = 0 .. d-1 (world frame, unit).
-  int d = 0;
-  Vec3 first_direction = Vec3::UnitX();
-  // Of a group side's impulse (World::side_impulses; contact is then -1): the group's
-  // index in CollisionResult::groups and the side's index in its sides.
-  int group = -1;
-  int side = -1;
-};
 
 // What one step did, for the CLI summary, the viewer's stats panel and benchmarks.
 struct StepStats {
@@ -63,15 +40,31 @@ struct StepStats {
 };
 
 enum class FailurePolicy {
-  Stop,      // throw SolverFailure after writing the problem file
-  Continue,  // write the problem file, move the island's bodies without contact impulses
+  Stop,      // throw SolverFailure carrying the failed solve
+  Continue,  // move the island's bodies without contact impulses; World::failed_solves()
 };
+
+// An island no method solved, handed to the program (World::failed_solves, SolverFailure),
+// which chooses whether to write it (write_failed_solve): the library writes no files of
+// its own accord.
+struct FailedSolve {
+  std::int64_t step = 0;  // the step's index and start time [s]
+  double time_s = 0.0;
+  int island = -1;
+  LcpStatus status = LcpStatus::PivotLimit;
+  ContactProblemFile problem;  // with the island's groups, formulation and constant
+};
+
+// "step S (t = T s), island I with N contacts: no method solved the LCP (status)".
+std::string describe(const FailedSolve& failed);
+
+// Writes failed's problem (pivot-contact format, replay with `pivot lcp solve FILE`) to
+// DIR/failed-step-S-island-I.contact, an empty dir meaning the current directory, and
+// returns the path. Throws as write_contact_problem does.
+std::string write_failed_solve(const FailedSolve& failed, const std::string& dir);
 
 struct WorldOptions {
   FailurePolicy on_failure = FailurePolicy::Stop;
-  // Where the problem of a failed solve is written (pivot-contact format, replay with
-  // `pivot lcp solve FILE`). Empty: the current directory.
-  std::string failure_dir;
   LemkeOptions lemke;
   // Hand each island's fast solve the previous step's basis, matched by contact features
   // (solve_contact's warm start). Off: every solve starts at Lemke's Step 0.
@@ -82,15 +75,15 @@ struct WorldOptions {
   double step_time_limit_s = 0.0;
 };
 
-// A solve that no method could finish. what() names the step, the island and the file.
+// A solve that no method could finish. what() is describe(failed()).
 class SolverFailure : public std::runtime_error {
  public:
-  SolverFailure(const std::string& message, std::string problem_file)
-      : std::runtime_error(message), problem_file_(std::move(problem_file)) {}
-  const std::string& problem_file() const { return problem_file_; }
+  explicit SolverFailure(FailedSolve failed)
+      : std::runtime_error(describe(failed)), failed_(std::move(failed)) {}
+  const FailedSolve& failed() const { return failed_; }
 
  private:
-  std::string problem_file_;
+  FailedSolve failed_;
 };
 
 class World {
@@ -102,12 +95,10 @@ class World {
   World& operator=(World&&) noexcept;
 
   const Scene& scene() const { return scene_; }
-  // Settings and materials may change between steps (the viewer's sliders): d, h, mu,
-  // method, nonconvex formulation, gravity; the next step uses them.
+  // Settings and materials may change between steps (the viewer's sliders): d, h, the
+  // friction override, method, nonconvex formulation, gravity; the next step uses them.
   SceneSettings& settings() { return scene_.settings; }
   std::vector<Material>& materials() { return scene_.materials; }
-  // Overrides every contact's friction coefficient when set (`pivot run --mu`).
-  std::optional<double>& friction_override() { return friction_override_; }
   // Wrenches [N, N m] on each body (index = scene body), force through its centre of mass
   // and torque about it, in world axes, added to the scene's scripted wrenches on every
   // step until changed: the viewer's mouse spring and key nudges. Zero after construction
@@ -130,6 +121,9 @@ class World {
   const std::vector<ContactImpulse>& impulses() const { return impulses_; }
   // The impulses on the sides of nonconvex groups (each side a plane contact, Egan Sec. IV).
   const std::vector<ContactImpulse>& side_impulses() const { return side_impulses_; }
+  // The islands of the last step that no method solved (FailurePolicy::Continue), in
+  // island order; StepStats::failures counts them.
+  const std::vector<FailedSolve>& failed_solves() const { return failed_solves_; }
   const StepStats& last_stats() const { return stats_; }
 
   // Kinetic energy plus potential energy in gravity (zero at the origin) [J].
@@ -139,24 +133,23 @@ class World {
   struct Pipeline;
 
   // The stages of step(), in order (src/world/world.cpp).
+  void begin_step();
   void gather_wrenches();
   void detect_contacts();
   bool step_island(int island_index);  // false: a solve was cancelled
   void integrate_poses();
   const StepStats& abandon_step();
-  // Parts of step_island.
-  void gather_island_contacts(int island_index);
-  LcpResult solve_with_fallback(const ContactProblem& problem, const LcpBasis& warm);
-  void report_failure(const ContactProblem& problem, int island_index, LcpStatus status);
+  // Part of step_island: the solve's cost into StepStats, its result returned.
+  LcpResult solve(const ContactProblem& problem, const LcpBasis& warm);
 
   Scene scene_;
   WorldOptions options_;
   WorldState state_;
-  std::optional<double> friction_override_;
   std::vector<Vec6> applied_wrenches_;
   std::unique_ptr<Pipeline> pipeline_;
   std::vector<ContactImpulse> impulses_;
   std::vector<ContactImpulse> side_impulses_;
+  std::vector<FailedSolve> failed_solves_;
   StepStats stats_;
 };
 

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,18 @@
 namespace pivot::python {
 
 namespace py = pybind11;
+
+// A failed solve whose problem World.step wrote into the World's failure_dir: Python's
+// SolverFailure, with e.problem_file.
+class WrittenSolverFailure : public std::runtime_error {
+ public:
+  WrittenSolverFailure(const std::string& message, std::string problem_file)
+      : std::runtime_error(message), problem_file_(std::move(problem_file)) {}
+  const std::string& problem_file() const { return problem_file_; }
+
+ private:
+  std::string problem_file_;
+};
 
 void bind_errors(py::module_& m);     // InputError, SolverFailure
 void bind_scene(py::module_& m);      // Scene, load_scene, scene_from_json

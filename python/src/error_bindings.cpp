@@ -3,7 +3,6 @@
 // for a step no method solved. std::invalid_argument arrives as ValueError (pybind11).
 #include "bindings.hpp"
 #include "pivot/error.hpp"
-#include "pivot/world.hpp"
 
 namespace pivot::python {
 
@@ -11,7 +10,7 @@ void bind_errors(py::module_& m) {
   // Leaked on purpose: the translator below may run until the interpreter ends.
   static auto* input_error = new py::exception<InputError>(m, "InputError", PyExc_ValueError);
   static auto* solver_failure =
-      new py::exception<SolverFailure>(m, "SolverFailure", PyExc_RuntimeError);
+      new py::exception<WrittenSolverFailure>(m, "SolverFailure", PyExc_RuntimeError);
   input_error->doc() =
       "Bad input (a scene, recording or problem file). str(e) is 'file:line:column: message';\n"
       "e.file, e.line, e.column (1-based, 0 when not known) and e.message hold the parts.";
@@ -28,7 +27,7 @@ void bind_errors(py::module_& m) {
       error.attr("column") = e.column();
       error.attr("message") = e.message();
       PyErr_SetObject(input_error->ptr(), error.ptr());
-    } catch (const SolverFailure& e) {
+    } catch (const WrittenSolverFailure& e) {
       py::object error = py::handle(solver_failure->ptr())(e.what());
       error.attr("problem_file") = e.problem_file();
       PyErr_SetObject(solver_failure->ptr(), error.ptr());

@@ -18,6 +18,11 @@ RecordingWriter& RecordingWriterHandle::writer() {
   return *writer_;
 }
 
+void RecordingWriterHandle::record(const World& world) {
+  writer().record(world.state(), world.scene().settings, world.scene().materials, world.collision(),
+                  world.impulses());
+}
+
 void RecordingWriterHandle::finish() {
   writer().finish();
   writer_.reset();
@@ -99,11 +104,9 @@ void bind_recording(py::module_& m) {
            py::arg("path"), py::arg("world"), py::arg("scene_path") = "",
            py::arg("record_every") = 1, py::arg("contact_log") = false,
            "Opens the temporary files for world's scene; scene_path is written to the sidecar.")
-      .def(
-          "record", [](RecordingWriterHandle& h, const World& w) { h.writer().record(w); },
-          py::arg("world"),
-          "Records world's state (and with contact_log its last contacts) when its step count\n"
-          "is a multiple of record_every.")
+      .def("record", &RecordingWriterHandle::record, py::arg("world"),
+           "Records world's state (and with contact_log its last contacts) when its step count\n"
+           "is a multiple of record_every.")
       .def("finish", &RecordingWriterHandle::finish,
            "Flushes, closes and renames the files into place.")
       .def("abandon", &RecordingWriterHandle::abandon,

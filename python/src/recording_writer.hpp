@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pivot/recording.hpp"
+#include "pivot/world.hpp"
 
 namespace pivot::python {
 
@@ -16,6 +17,8 @@ class RecordingWriterHandle {
                         int record_every, bool contact_log);
   // The open writer; RuntimeError once finished or abandoned.
   RecordingWriter& writer();
+  // The world's last step with the settings it used.
+  void record(const World& world);
   void finish();
   void abandon() { writer_.reset(); }
 

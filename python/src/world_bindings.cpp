@@ -130,13 +130,36 @@ void set_orientations(WorldState* s, const py::handle& value) {
   }
 }
 
-StepStats step_world(World& world, long n, RecordingWriterHandle* recorder) {
+// The Python World: a World and the folder where step() writes a failed solve's problem
+// before raising SolverFailure (the library itself writes no files).
+struct PyWorld : World {
+  PyWorld(const Scene& scene, const WorldOptions& options, std::string dir)
+      : World(scene, options), failure_dir(std::move(dir)) {}
+  std::string failure_dir;
+};
+
+// World::step, a failed solve's problem written to world.failure_dir: raised as
+// SolverFailure under on_failure='stop', kept going past under 'continue'.
+const StepStats& step_or_raise(PyWorld& world) {
+  try {
+    const StepStats& stats = world.step();
+    for (const FailedSolve& failed : world.failed_solves()) {
+      write_failed_solve(failed, world.failure_dir);
+    }
+    return stats;
+  } catch (const SolverFailure& e) {
+    const std::string file = write_failed_solve(e.failed(), world.failure_dir);
+    throw WrittenSolverFailure(std::string(e.what()) + "; problem written to " + file, file);
+  }
+}
+
+StepStats step_world(PyWorld& world, long n, RecordingWriterHandle* recorder) {
   if (n < 1) throw py::value_error("step(n): n must be >= 1");
   StepStats last;
   py::gil_scoped_release release;
   for (long k = 0; k < n; ++k) {
-    last = world.step();
-    if (recorder) recorder->writer().record(world);
+    last = step_or_raise(world);
+    if (recorder) recorder->record(world);
     // Ctrl-C stops a long step(n) between steps.
     if ((k + 1) % 1024 == 0 && k + 1 < n) {
       py::gil_scoped_acquire acquire;
@@ -245,10 +268,13 @@ void bind_world(py::module_& m) {
       .def(
           "copy", [](const WorldState& s) { return s; }, "An independent copy.");
 
-  py::class_<World>(m, "World",
-                    "The simulation: a scene's bodies moved by Stewart-Trinkle time steps whose\n"
-                    "contact LCPs are solved by Lloyd's fast Lemke. Use one World from one thread\n"
-                    "at a time; separate Worlds step in parallel (step releases the GIL).")
+  // The library's World, the base of PyWorld: every binding below takes it.
+  py::class_<World>(m, "_World");
+  py::class_<PyWorld, World>(
+      m, "World",
+      "The simulation: a scene's bodies moved by Stewart-Trinkle time steps whose\n"
+      "contact LCPs are solved by Lloyd's fast Lemke. Use one World from one thread\n"
+      "at a time; separate Worlds step in parallel (step releases the GIL).")
       .def(py::init([](const LoadedScene& scene, const std::string& on_failure,
                        const std::string& failure_dir, bool warm_start, int max_pivots) {
              WorldOptions options;
@@ -261,10 +287,9 @@ void bind_world(py::module_& m) {
                                      "'");
              }
              if (max_pivots < 0) throw py::value_error("max_pivots must be >= 0");
-             options.failure_dir = failure_dir;
              options.warm_start = warm_start;
              options.lemke.max_pivots = max_pivots;
-             return World(scene.scene, options);
+             return PyWorld(scene.scene, options, failure_dir);
            }),
            py::arg("scene"), py::kw_only(), py::arg("on_failure") = "stop",
            py::arg("failure_dir") = "", py::arg("warm_start") = true, py::arg("max_pivots") = 0,
@@ -357,9 +382,10 @@ void bind_world(py::module_& m) {
           },
           "(3,) acceleration of every dynamic body, world frame [m/s^2].")
       .def_property(
-          "mu", [](World& w) { return w.friction_override(); },
+          "mu", [](World& w) { return w.settings().friction_override; },
           [](World& w, std::optional<double> mu) {
-            w.friction_override() = mu ? std::optional<double>(read_friction(*mu)) : std::nullopt;
+            w.settings().friction_override =
+                mu ? std::optional<double>(read_friction(*mu)) : std::nullopt;
           },
           "Friction coefficient for every contact, overriding the materials; None: the\n"
           "materials' own.")

@@ -1,23 +1,22 @@
 #include "stewart_trinkle.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include "rigid_body_motion.hpp"
 
 namespace pivot {
 
-std::vector<Vec3> friction_directions(const Vec3& normal, int d) {
+FrictionDirections::FrictionDirections(const Vec3& normal, int d) : d_(d) {
   const Vec3 n = normal.normalized();
   const Vec3 axis = std::abs(n.x()) > std::sqrt(0.5) ? Vec3::UnitY() : Vec3::UnitX();
-  const Vec3 u = (axis - axis.dot(n) * n).normalized();
-  const Vec3 w = n.cross(u);
-  std::vector<Vec3> directions(d);
-  for (int j = 0; j < d; ++j) {
-    const double angle = 2.0 * kPi * j / d;
-    directions[j] = std::cos(angle) * u + std::sin(angle) * w;
-  }
-  return directions;
+  u_ = (axis - axis.dot(n) * n).normalized();
+  w_ = n.cross(u_);
+}
+
+Vec3 FrictionDirections::operator[](int j) const {
+  const double angle = 2.0 * kPi * j / d_;
+  return std::cos(angle) * u_ + std::sin(angle) * w_;
 }
 
 ContactColumn contact_column(const Vec3& point, const Vec3& direction, int local_a,
@@ -37,19 +36,19 @@ ContactColumn contact_column(const Vec3& point, const Vec3& direction, int local
   return column;
 }
 
-ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& in) {
+void assemble_stewart_trinkle(const StewartTrinkleInput& in, ContactProblem* out) {
   const std::vector<Body>& bodies = *in.bodies;
   const std::vector<BodyState>& states = *in.states;
   const int m = static_cast<int>(in.island_bodies.size());
-  std::unordered_map<int, int> local;
-  local.reserve(m);
-  for (int k = 0; k < m; ++k) local.emplace(in.island_bodies[k], k);
+  // A body's place in the island (ascending indices), -1 for a fixed body.
   auto local_index = [&](int global) {
-    auto it = local.find(global);
-    return it == local.end() ? -1 : it->second;
+    const auto it = std::lower_bound(in.island_bodies.begin(), in.island_bodies.end(), global);
+    return it != in.island_bodies.end() && *it == global
+               ? static_cast<int>(it - in.island_bodies.begin())
+               : -1;
   };
 
-  ContactProblem problem;
+  ContactProblem& problem = *out;
   problem.d = in.d;
   problem.mass.resize(m);
   problem.kx.resize(6 * m);
@@ -64,6 +63,8 @@ ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& in) {
   const int n = static_cast<int>(in.contacts.size());
   problem.mu = in.mu;
   problem.b.resize(n);
+  problem.normal.clear();
+  problem.friction.clear();
   problem.normal.reserve(n);
   problem.friction.reserve(static_cast<size_t>(n) * in.d);
   for (int i = 0; i < n; ++i) {
@@ -76,11 +77,11 @@ ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& in) {
     const double depth = in.recovery_depth_m.empty() ? 0.0 : in.recovery_depth_m[i];
     problem.b[i] = (c.gap_m + depth) / in.h_s;
     problem.normal.push_back(contact_column(c.point, c.normal, a, com_a, b, com_b));
-    for (const Vec3& t : friction_directions(c.normal, in.d)) {
-      problem.friction.push_back(contact_column(c.point, t, a, com_a, b, com_b));
+    const FrictionDirections t(c.normal, in.d);
+    for (int j = 0; j < t.size(); ++j) {
+      problem.friction.push_back(contact_column(c.point, t[j], a, com_a, b, com_b));
     }
   }
-  return problem;
 }
 
 }  // namespace pivot

@@ -15,8 +15,18 @@ namespace pivot {
 // 2 pi j / d from a first direction u. u is the world x axis projected onto the tangent
 // plane (the y axis when the normal is within 45 degrees of x), so the polyhedral cone's
 // orientation is predictable: on an incline its threshold depends on the slope direction
-// relative to these directions (docs/stewart-trinkle.md).
-std::vector<Vec3> friction_directions(const Vec3& normal, int d);
+// relative to these directions (docs/stewart-trinkle.md). Each t_j is computed when asked,
+// so the step allocates nothing for them.
+class FrictionDirections {
+ public:
+  FrictionDirections(const Vec3& normal, int d);
+  int size() const { return d_; }
+  Vec3 operator[](int j) const;  // t_j, 0 <= j < d
+
+ private:
+  int d_;
+  Vec3 u_, w_;  // t_0 and n x t_0
+};
 
 // Body velocity coupling of one contact direction: the column of N~ (or D~) for a unit
 // impulse along direction at point, acting +direction on body_a and -direction on body_b.
@@ -27,7 +37,7 @@ ContactColumn contact_column(const Vec3& point, const Vec3& direction, int local
 struct StewartTrinkleInput {
   const std::vector<Body>* bodies = nullptr;
   const std::vector<BodyState>* states = nullptr;
-  std::vector<int> island_bodies;    // global indices of the island's dynamic bodies
+  std::vector<int> island_bodies;  // global indices of the island's dynamic bodies, ascending
   std::vector<const Contact*> contacts;
   std::vector<double> mu;            // per contact
   // Per contact, the penetration left to the recovery pass (recovery_depths in
@@ -43,6 +53,7 @@ struct StewartTrinkleInput {
 // the gap stabilisation f/h of Egan (5): the gap at the end of the step stays >= 0 and a
 // potential contact (f > 0) lets the bodies approach by at most f. A penetration deeper
 // than the recovery slop enters as (f + s)/h: the velocity step removes only the slop.
-ContactProblem assemble_stewart_trinkle(const StewartTrinkleInput& input);
+// problem's storage is reused: the step assembles every island into the same one.
+void assemble_stewart_trinkle(const StewartTrinkleInput& input, ContactProblem* problem);
 
 }  // namespace pivot

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/scene_json.hpp"
 #include "pivot/error.hpp"
 
 namespace pivot {
@@ -55,7 +56,32 @@ std::FILE* open_or_throw(const std::string& path) {
   return f;
 }
 
+// The settings and materials as one sidecar entry's members, compared as text to find
+// changes (a recording is not the step's hot path).
+std::string settings_entry(const SceneSettings& settings, const std::vector<Material>& materials) {
+  nlohmann::ordered_json j;
+  j["settings"] = settings_to_json(settings);
+  j["materials"] = materials_to_json(materials);
+  return j.dump();
+}
+
 }  // namespace
+
+struct RecordingWriter::Files {
+  std::FILE* csv = nullptr;
+  std::FILE* contacts = nullptr;
+  // Closes both; false when a flush failed.
+  bool close() {
+    const bool flushed = (csv == nullptr || std::fflush(csv) == 0) &&
+                         (contacts == nullptr || std::fflush(contacts) == 0);
+    if (csv != nullptr) std::fclose(csv);
+    if (contacts != nullptr) std::fclose(contacts);
+    csv = nullptr;
+    contacts = nullptr;
+    return flushed;
+  }
+  ~Files() { close(); }
+};
 
 RecordingWriter::RecordingWriter(const std::string& path, const Scene& scene,
                                  const std::string& scene_path, int record_every, bool contact_log)
@@ -73,57 +99,67 @@ RecordingWriter::RecordingWriter(const std::string& path, const Scene& scene,
   info_.record_every = record_every;
   info_.contact_log = contact_log;
   sidecar_scene_json_ = scene_to_json(scene);
-  csv_ = open_or_throw(temp_csv_);
-  std::fprintf(csv_, "%s\n", kCsvHeader);
+  settings_json_ = settings_entry(scene.settings, scene.materials);
+  files_ = std::make_unique<Files>();
+  files_->csv = open_or_throw(temp_csv_);
+  std::fprintf(files_->csv, "%s\n", kCsvHeader);
   if (contact_log) {
     temp_contacts_ = path + ".contacts.csv" + suffix;
-    contacts_ = open_or_throw(temp_contacts_);
-    std::fprintf(contacts_, "%s\n", kContactHeader);
+    files_->contacts = open_or_throw(temp_contacts_);
+    std::fprintf(files_->contacts, "%s\n", kContactHeader);
   }
 }
 
 RecordingWriter::~RecordingWriter() {
   if (finished_) return;
-  close_files();
+  files_.reset();
   std::remove(temp_csv_.c_str());
   if (!temp_contacts_.empty()) std::remove(temp_contacts_.c_str());
 }
 
-void RecordingWriter::close_files() {
-  if (csv_ != nullptr) std::fclose(csv_);
-  if (contacts_ != nullptr) std::fclose(contacts_);
-  csv_ = nullptr;
-  contacts_ = nullptr;
-}
-
-void RecordingWriter::record(const World& world) {
-  const WorldState& s = world.state();
+void RecordingWriter::record(const WorldState& s, const SceneSettings& settings,
+                             const std::vector<Material>& materials,
+                             const CollisionResult& collision,
+                             const std::vector<ContactImpulse>& impulses) {
+  std::string entry = settings_entry(settings, materials);
+  if (entry != settings_json_) {
+    // The step that led to s (s.step - 1) was the first taken with them.
+    const std::int64_t step = std::max<std::int64_t>(0, s.step - 1);
+    nlohmann::ordered_json change = nlohmann::ordered_json::parse(entry);
+    nlohmann::ordered_json j;
+    j["step"] = step;
+    j["settings"] = change["settings"];
+    j["materials"] = change["materials"];
+    changes_json_.push_back(j.dump());
+    settings_json_ = std::move(entry);
+  }
   if (s.step % info_.record_every != 0) return;
+  std::FILE* const csv = files_->csv;
+  std::FILE* const contacts = files_->contacts;
   for (size_t k = 0; k < s.bodies.size(); ++k) {
     const BodyState& b = s.bodies[k];
-    std::fprintf(csv_, "%lld,%.17g,%s", static_cast<long long>(s.step), s.time_s,
+    std::fprintf(csv, "%lld,%.17g,%s", static_cast<long long>(s.step), s.time_s,
                  info_.bodies[k].c_str());
-    for (int i = 0; i < 3; ++i) put(csv_, b.pose.position[i]);
-    put(csv_, b.pose.orientation.w());
-    put(csv_, b.pose.orientation.x());
-    put(csv_, b.pose.orientation.y());
-    put(csv_, b.pose.orientation.z());
-    for (int i = 0; i < 3; ++i) put(csv_, b.twist.linear[i]);
-    for (int i = 0; i < 3; ++i) put(csv_, b.twist.angular[i]);
-    std::fputc('\n', csv_);
+    for (int i = 0; i < 3; ++i) put(csv, b.pose.position[i]);
+    put(csv, b.pose.orientation.w());
+    put(csv, b.pose.orientation.x());
+    put(csv, b.pose.orientation.y());
+    put(csv, b.pose.orientation.z());
+    for (int i = 0; i < 3; ++i) put(csv, b.twist.linear[i]);
+    for (int i = 0; i < 3; ++i) put(csv, b.twist.angular[i]);
+    std::fputc('\n', csv);
   }
-  if (contacts_ != nullptr) {
-    const CollisionResult& collision = world.collision();
-    for (const ContactImpulse& impulse : world.impulses()) {
+  if (contacts != nullptr) {
+    for (const ContactImpulse& impulse : impulses) {
       const Contact& c = collision.contacts[impulse.contact];
-      std::fprintf(contacts_, "%lld,%.17g,%s,%s", static_cast<long long>(s.step), s.time_s,
+      std::fprintf(contacts, "%lld,%.17g,%s,%s", static_cast<long long>(s.step), s.time_s,
                    info_.bodies[c.body_a].c_str(), info_.bodies[c.body_b].c_str());
-      for (int i = 0; i < 3; ++i) put(contacts_, c.point[i]);
-      for (int i = 0; i < 3; ++i) put(contacts_, c.normal[i]);
-      put(contacts_, c.gap_m);
-      put(contacts_, impulse.normal_ns);
-      for (int i = 0; i < 3; ++i) put(contacts_, impulse.friction_ns[i]);
-      std::fputc('\n', contacts_);
+      for (int i = 0; i < 3; ++i) put(contacts, c.point[i]);
+      for (int i = 0; i < 3; ++i) put(contacts, c.normal[i]);
+      put(contacts, c.gap_m);
+      put(contacts, impulse.normal_ns);
+      for (int i = 0; i < 3; ++i) put(contacts, impulse.friction_ns[i]);
+      std::fputc('\n', contacts);
     }
   }
   ++frames_;
@@ -131,8 +167,7 @@ void RecordingWriter::record(const World& world) {
 
 void RecordingWriter::finish() {
   if (finished_) return;
-  const bool flushed = std::fflush(csv_) == 0 && (contacts_ == nullptr || std::fflush(contacts_) == 0);
-  close_files();
+  const bool flushed = files_->close();
   if (!flushed) throw std::runtime_error("cannot write recording " + temp_csv_);
   info_.frames = frames_;
   nlohmann::ordered_json sidecar;
@@ -147,6 +182,13 @@ void RecordingWriter::finish() {
   sidecar["record_every"] = info_.record_every;
   sidecar["frames"] = info_.frames;
   sidecar["contact_log"] = info_.contact_log;
+  if (!changes_json_.empty()) {
+    nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+    for (const std::string& change : changes_json_) {
+      changes.push_back(nlohmann::ordered_json::parse(change));
+    }
+    sidecar["setting_changes"] = changes;
+  }
   sidecar["scene"] = nlohmann::ordered_json::parse(sidecar_scene_json_);
   // The sidecar goes first: a CSV in place always has its sidecar beside it.
   write_file_atomically(path_ + ".json", sidecar.dump(2) + "\n");
@@ -173,6 +215,36 @@ Int sidecar_integer(const nlohmann::json& j, const char* key, const std::string&
     throw InputError(path, 0, 0, std::string("sidecar's '") + key + "' is not an integer in range");
   }
   return v.get<Int>();
+}
+
+// The sidecar's setting_changes, each read by the scene reader as the sidecar's scene with
+// the change's settings and materials, so they are checked as a scene file's are.
+std::vector<SettingChange> read_setting_changes(const nlohmann::json& j, const std::string& path) {
+  std::vector<SettingChange> changes;
+  try {
+    for (const nlohmann::json& entry : j.at("setting_changes")) {
+      const std::string place = "setting change " + std::to_string(changes.size() + 1);
+      SettingChange change;
+      change.step = sidecar_integer<std::int64_t>(entry, "step", path);
+      if (change.step < 0 || (!changes.empty() && change.step <= changes.back().step)) {
+        throw InputError(path, 0, 0, place + ": steps must increase from 0");
+      }
+      nlohmann::json scene = j.at("scene");
+      scene["settings"] = entry.at("settings");
+      scene["materials"] = entry.at("materials");
+      try {
+        LoadedScene loaded = parse_scene(scene.dump(), path);
+        change.settings = loaded.scene.settings;
+        change.materials = std::move(loaded.scene.materials);
+      } catch (const InputError& e) {
+        throw InputError(path, 0, 0, place + ": " + e.message());
+      }
+      changes.push_back(std::move(change));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, 0, 0, std::string("bad setting_changes: ") + e.what());
+  }
+  return changes;
 }
 
 RecordingInfo read_sidecar(const std::string& csv_path) {
@@ -204,6 +276,7 @@ RecordingInfo read_sidecar(const std::string& csv_path) {
     throw InputError(path, 0, 0, std::string("bad sidecar: ") + e.what());
   }
   if (info.bodies.empty()) throw InputError(path, 0, 0, "sidecar lists no bodies");
+  if (j.contains("setting_changes")) info.setting_changes = read_setting_changes(j, path);
   if (info.record_every < 1 || info.frames < 0) {
     throw InputError(path, 0, 0, "sidecar has record_every < 1 or frames < 0");
   }

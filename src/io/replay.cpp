@@ -1,4 +1,5 @@
-// Recorded frames back into world states, for the viewer's replay.
+// Recorded frames back into world states and recorded setting changes back into settings,
+// for replay.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,15 @@ WorldState recorded_state(const Recording& recording, size_t frame) {
   state.step = f.step;
   state.bodies = f.bodies;
   return state;
+}
+
+void apply_setting_changes(const Recording& recording, std::int64_t step, SceneSettings* settings,
+                           std::vector<Material>* materials) {
+  for (const SettingChange& change : recording.info.setting_changes) {
+    if (change.step != step) continue;
+    *settings = change.settings;
+    *materials = change.materials;
+  }
 }
 
 }  // namespace pivot

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "io/json_source_map.hpp"
+#include "io/scene_json.hpp"
 #include "pivot/error.hpp"
 #include "pivot/geometry.hpp"
 #include "pivot/scene.hpp"
@@ -317,7 +318,7 @@ class SceneReader {
   void read_settings(const Value& value) {
     const Object obj(value, "settings");
     obj.allow({"gravity", "time_step", "friction_directions", "solver", "nonconvex",
-               "contact_margin", "penetration_recovery_speed"});
+               "friction_override", "contact_margin", "penetration_recovery_speed"});
     SceneSettings& s = scene_.settings;
     if (const auto v = obj.get("gravity")) s.gravity_mps2 = v->vec3();
     if (const auto v = obj.get("time_step")) s.time_step_s = v->positive();
@@ -336,6 +337,7 @@ class SceneReader {
                 " (expected one of: max, sum, off)");
       }
     }
+    if (const auto v = obj.get("friction_override")) s.friction_override = v->non_negative();
     if (const auto v = obj.get("contact_margin")) s.contact_margin_m = v->non_negative();
     if (const auto v = obj.get("penetration_recovery_speed")) {
       s.penetration_recovery_speed_mps = v->positive();
@@ -796,22 +798,30 @@ LoadedScene read_scene_file(const std::string& path) {
   return parse_scene(text.str(), path);
 }
 
-std::string scene_to_json(const Scene& scene) {
-  Json j;
-  j["version"] = kFormatVersion;
-  if (!scene.description.empty()) j["description"] = scene.description;
-  const SceneSettings& s = scene.settings;
+Json settings_to_json(const SceneSettings& s) {
   Json settings = {{"gravity", to_json(s.gravity_mps2)},
                    {"time_step", s.time_step_s},
                    {"friction_directions", s.friction_directions},
                    {"solver", to_string(s.solver)},
                    {"nonconvex", to_string(s.nonconvex)},
                    {"penetration_recovery_speed", s.penetration_recovery_speed_mps}};
+  if (s.friction_override) settings["friction_override"] = *s.friction_override;
   if (s.contact_margin_m) settings["contact_margin"] = *s.contact_margin_m;
-  j["settings"] = settings;
-  j["materials"] = Json::array();
-  for (const Material& m : scene.materials)
-    j["materials"].push_back({{"name", m.name}, {"friction", m.friction}});
+  return settings;
+}
+
+Json materials_to_json(const std::vector<Material>& materials) {
+  Json j = Json::array();
+  for (const Material& m : materials) j.push_back({{"name", m.name}, {"friction", m.friction}});
+  return j;
+}
+
+std::string scene_to_json(const Scene& scene) {
+  Json j;
+  j["version"] = kFormatVersion;
+  if (!scene.description.empty()) j["description"] = scene.description;
+  j["settings"] = settings_to_json(scene.settings);
+  j["materials"] = materials_to_json(scene.materials);
   j["bodies"] = Json::array();
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const Body& body = scene.bodies[i];

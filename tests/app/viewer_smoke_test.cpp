@@ -656,6 +656,32 @@ TEST(ViewerForces, TheSolverUsesTheMuAScriptSetsAndReloadDropsIt) {
   EXPECT_EQ(text.substr(reload).find("; mu 0.29999"), std::string::npos) << text;
 }
 
+// The panel's friction controls as a script moves them: the global mu ticked (0.3), unticked
+// (the materials' mix again) and the wood material's slider at 0.2; each reaches the solver.
+TEST(ViewerForces, OverrideOnOffAndMaterialSlidersReachTheSolver) {
+  const std::string out = temp_path("mu_on_off.out");
+  const std::string script = write_script(
+      "mu_on_off.txt", "load " + box_scene() +
+                           "\nset mu 0.3\nstep 1\nprint forces\nset mu off\nstep 1\nprint forces\n"
+                           "set mu:wood 0.2\nstep 1\nprint forces\nquit\n");
+  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  const std::string text = read_text(out);
+  std::vector<std::string> prints;  // one per print forces, each starting at its force_scale
+  for (size_t at = text.find("force_scale"); at != std::string::npos;) {
+    const size_t next = text.find("force_scale", at + 1);
+    prints.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    at = next;
+  }
+  ASSERT_EQ(prints.size(), 3u) << text;
+  char wood[64];  // wood on wood after the slider: sqrt(0.2 * 0.2), as the solver mixes it
+  std::snprintf(wood, sizeof(wood), "; mu %.17g\n", std::sqrt(0.2 * 0.2));
+  EXPECT_NE(prints[0].find("; mu 0.29999999999999999\n"), std::string::npos) << text;
+  EXPECT_NE(prints[1].find("; mu 0.5\n"), std::string::npos) << text;
+  EXPECT_EQ(prints[1].find("; mu 0.2999"), std::string::npos) << text;
+  EXPECT_NE(prints[2].find(wood), std::string::npos) << text;
+  EXPECT_EQ(prints[2].find("; mu 0.5\n"), std::string::npos) << text;
+}
+
 namespace {
 
 // The cone overlay's green (0.3, 0.9, 0.3): its pixel count and the width of the region

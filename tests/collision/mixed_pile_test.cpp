@@ -64,7 +64,6 @@ Scene mixed_pile(int n, unsigned seed) {
 TEST(MixedPile, TwentyFiveBoxesCylindersAndSpheresDropWithoutAbortOrThrow) {
   WorldOptions options;
   options.on_failure = FailurePolicy::Continue;  // the solver's failures are issue 21's items 1-3
-  options.failure_dir = ::testing::TempDir();
   Scene scene_in = mixed_pile(25, 1);
   // Default settings but one: with the max formulation the group search of this pile
   // took 331,384 pivots (16 s) at step 71, issue 21's item 3. The collision stage, this

@@ -10,8 +10,8 @@ namespace {
 TEST(StewartTrinkle, FrictionDirectionsSpanTheTangentPlaneEvenly) {
   const Vec3 normal = Vec3(0.3, -0.2, 1.0).normalized();
   for (int d : {2, 4, 8, 16}) {
-    const std::vector<Vec3> t = friction_directions(normal, d);
-    ASSERT_EQ(static_cast<int>(t.size()), d);
+    const FrictionDirections t(normal, d);
+    ASSERT_EQ(t.size(), d);
     Vec3 sum = Vec3::Zero();
     for (int j = 0; j < d; ++j) {
       EXPECT_NEAR(t[j].norm(), 1.0, 1e-14);
@@ -25,11 +25,11 @@ TEST(StewartTrinkle, FrictionDirectionsSpanTheTangentPlaneEvenly) {
 }
 
 TEST(StewartTrinkle, FirstFrictionDirectionIsWorldXOnFlatGround) {
-  const std::vector<Vec3> t = friction_directions(Vec3::UnitZ(), 4);
+  const FrictionDirections t(Vec3::UnitZ(), 4);
   EXPECT_TRUE(t[0].isApprox(Vec3::UnitX()));
   EXPECT_TRUE(t[1].isApprox(Vec3::UnitY()));
   // A normal close to x falls back to y, so the direction never degenerates.
-  const std::vector<Vec3> s = friction_directions(Vec3::UnitX(), 4);
+  const FrictionDirections s(Vec3::UnitX(), 4);
   EXPECT_TRUE(s[0].isApprox(Vec3::UnitY()));
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "pivot/error.hpp"
+#include "support/record_world.hpp"
 #include "support/run_program.hpp"
 #include "support/scene_builder.hpp"
 
@@ -30,11 +31,11 @@ TEST(Recording, RoundTripsEveryStateBitForBit) {
   const std::string path = fresh_path("roundtrip.csv");
   World world(falling_box());
   RecordingWriter writer(path, world.scene(), "in-memory", 2, true);
-  writer.record(world);
+  test::record(&writer, world);
   std::vector<WorldState> expected{world.state()};
   for (int k = 0; k < 60; ++k) {
     world.step();
-    writer.record(world);
+    test::record(&writer, world);
     if (world.state().step % 2 == 0) expected.push_back(world.state());
   }
   writer.finish();
@@ -63,7 +64,7 @@ TEST(Recording, UnfinishedWriterLeavesThePreviousRecordingUntouched) {
   World world(falling_box());
   {
     RecordingWriter first(path, world.scene(), "", 1, false);
-    first.record(world);
+    test::record(&first, world);
     first.finish();
   }
   const std::string before = read_file(path);
@@ -71,7 +72,7 @@ TEST(Recording, UnfinishedWriterLeavesThePreviousRecordingUntouched) {
     RecordingWriter second(path, world.scene(), "", 1, false);
     for (int k = 0; k < 10; ++k) {
       world.step();
-      second.record(world);
+      test::record(&second, world);
     }
     // Destroyed without finish(), as when an exception unwinds a run.
   }
@@ -87,9 +88,9 @@ TEST(Recording, ReaderRejectsATruncatedFrameWithFileAndLine) {
   const std::string path = fresh_path("truncated.csv");
   World world(falling_box());
   RecordingWriter writer(path, world.scene(), "", 1, false);
-  writer.record(world);
+  test::record(&writer, world);
   world.step();
-  writer.record(world);
+  test::record(&writer, world);
   writer.finish();
   // Drop the last row (the box of step 1): the last frame is incomplete.
   std::string text = read_file(path);
@@ -109,7 +110,7 @@ TEST(Recording, ReaderRejectsAFileCutInsideARow) {
   const std::string path = fresh_path("cut.csv");
   World world(falling_box());
   RecordingWriter writer(path, world.scene(), "", 1, false);
-  writer.record(world);
+  test::record(&writer, world);
   writer.finish();
   std::string text = read_file(path);
   text.resize(text.size() - 3);
@@ -126,7 +127,7 @@ TEST(Recording, ReaderRejectsMalformedRowsWithExactMessages) {
   const std::string path = fresh_path("malformed.csv");
   World world(falling_box());
   RecordingWriter writer(path, world.scene(), "", 1, false);
-  writer.record(world);
+  test::record(&writer, world);
   writer.finish();
   const std::string good = read_file(path);
   const std::string header = good.substr(0, good.find('\n') + 1);

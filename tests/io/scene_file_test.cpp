@@ -66,6 +66,7 @@ TEST(SceneFile, MinimalSceneGetsDocumentedDefaults) {
   EXPECT_EQ(scene.settings.solver, LcpMethod::Reduced);
   EXPECT_EQ(scene.settings.nonconvex, NonconvexFormulation::Max);
   EXPECT_FALSE(scene.settings.contact_margin_m.has_value());
+  EXPECT_FALSE(scene.settings.friction_override.has_value());
   EXPECT_FALSE(scene.camera.has_value());
   EXPECT_TRUE(scene.wrenches.empty());
   // Naming "default" is the same as naming nothing.
@@ -79,7 +80,8 @@ TEST(SceneFile, ReadsSettingsMaterialsAndState) {
   "version": 1,
   "description": "two bodies",
   "settings": {"gravity": [0, -9.8, 0], "time_step": 0.002, "friction_directions": 8,
-               "solver": "structural", "nonconvex": "sum", "contact_margin": 0.004},
+               "solver": "structural", "nonconvex": "sum", "contact_margin": 0.004,
+               "friction_override": 0.3},
   "materials": [{"name": "steel", "friction": 0.3}, {"name": "ice", "friction": 0}],
   "bodies": [
     {"name": "ground", "shape": {"type": "half_space", "normal": [0, 1, 0], "offset": -1}, "fixed": true,
@@ -99,6 +101,9 @@ TEST(SceneFile, ReadsSettingsMaterialsAndState) {
   EXPECT_EQ(scene.settings.nonconvex, NonconvexFormulation::Sum);
   EXPECT_EQ(*scene.settings.contact_margin_m, 0.004);
   EXPECT_EQ(contact_margin_m(scene), 0.004);
+  EXPECT_EQ(scene.settings.friction_override, 0.3);  // the double 0.3, not a float near it
+  // Written and read back, the override stays (a saved scene keeps the viewer's global mu).
+  EXPECT_EQ(parse_scene(scene_to_json(scene), "again.json").scene.settings.friction_override, 0.3);
   ASSERT_EQ(scene.materials.size(), 2u);  // no implicit "default": every body names one
   EXPECT_EQ(scene.materials[1].name, "ice");
   EXPECT_EQ(scene.materials[1].friction, 0.0);
@@ -271,6 +276,11 @@ TEST(SceneFile, PenetrationRecoverySpeedIsReadCheckedAndWritten) {
                "s.json:1:45: 'penetration_recovery_speed' in settings must be positive, found 0");
 }
 
+TEST(SceneFile, FrictionOverrideMustNotBeNegative) {
+  expect_error(R"({"settings": {"friction_override": -0.1}, "bodies": []})",
+               "s.json:1:36: 'friction_override' in settings must not be negative, found -0.1");
+}
+
 TEST(SceneFile, SyntaxErrorsGiveLineAndColumn) {
   expect_error("{\"bodies\": [],\n}",
                "s.json:2:1: syntax error while parsing object key - unexpected '}'; expected "
@@ -301,7 +311,7 @@ TEST(SceneFile, UnknownKeysAreErrorsListingTheExpectedOnes) {
   expect_error(
       settings,
       "s.json:1:29: unknown key 'timestep' in settings (expected one of: gravity, time_step, "
-      "friction_directions, solver, nonconvex, contact_margin, "
+      "friction_directions, solver, nonconvex, friction_override, contact_margin, "
       "penetration_recovery_speed)");
   const std::string top = R"({"bodies": [], "setings": {}})";
   expect_error(top,

@@ -62,7 +62,6 @@ TEST(EganCorner, AFailedGroupedStepReplaysFromItsFile) {
   for (const NonconvexFormulation form : {NonconvexFormulation::Max, NonconvexFormulation::Sum}) {
     SCOPED_TRACE(to_string(form));
     WorldOptions options;
-    options.failure_dir = ::testing::TempDir();
     options.lemke.max_pivots = 1;
     World failing(shipped_scene("egan_corner.json"), options);
     failing.settings().nonconvex = form;
@@ -71,7 +70,7 @@ TEST(EganCorner, AFailedGroupedStepReplaysFromItsFile) {
       failing.step();
       FAIL() << "one pivot solved the step";
     } catch (const SolverFailure& e) {
-      file = e.problem_file();
+      file = write_failed_solve(e.failed(), ::testing::TempDir());
     }
     const auto replay = std::get<ContactProblemFile>(read_problem_file(file));
     ASSERT_TRUE(replay.groups.has_value());

@@ -43,7 +43,6 @@ struct StackRun {
   static WorldOptions continue_on_failure() {
     WorldOptions options;
     options.on_failure = FailurePolicy::Continue;
-    options.failure_dir = ::testing::TempDir();
     return options;
   }
   void run_for(double seconds) {
@@ -97,9 +96,9 @@ TEST_P(LongRunStack, StandsThroughAPushAndLiveChangesOfMuAndD) {
   run.run_for(1.0);
   world.set_applied_wrench(top, Vec6::Zero());
   run.run_for(1.0);
-  world.friction_override() = 0.2;
+  world.settings().friction_override = 0.2;
   run.run_for(1.0);
-  world.friction_override().reset();
+  world.settings().friction_override.reset();
   run.run_for(1.0);
   world.settings().friction_directions = 16;
   run.run_for(1.0);

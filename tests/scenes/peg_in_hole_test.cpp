@@ -94,7 +94,7 @@ TEST(PegInHoleJam, SlipsWhenMuIsLowered) {
   World world(shipped_scene("peg_in_hole_jam.json"));
   const int peg = body_index(world.scene(), "peg");
   const double mu = 0.05;
-  world.friction_override() = mu;
+  world.settings().friction_override = mu;
   const double predicted = (kPush_n - mu * kWedge_n) / world.scene().bodies[peg].mass_kg;
   run_until(&world, 0.25);
   const double v0 = world.state().bodies[peg].twist.linear.z();

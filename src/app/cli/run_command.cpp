@@ -76,11 +76,19 @@ struct RunSummary {
 void apply_overrides(const RunOptions& o, Scene* scene) {
   if (o.h_s) scene->settings.time_step_s = *o.h_s;
   if (o.d) scene->settings.friction_directions = *o.d;
+  if (o.mu) scene->settings.friction_override = *o.mu;
   if (!o.method.empty() && !parse_lcp_method(o.method, &scene->settings.solver)) {
     throw CLI::ValidationError("--method",
                                "expected standard, structural or reduced, got '" + o.method + "'");
   }
   override_nonconvex(o.nonconvex, &scene->settings.nonconvex);
+}
+
+// (world after a step) => a recorded frame, when recording
+void record_step(RecordingWriter* recording, World& world) {
+  if (recording == nullptr) return;
+  recording->record(world.state(), world.settings(), world.materials(), world.collision(),
+                    world.impulses());
 }
 
 void draw_progress(double fraction, bool done) {
@@ -163,7 +171,6 @@ int run_scene(const RunOptions& o) {
   apply_overrides(o, &loaded.scene);
   WorldOptions world_options;
   world_options.on_failure = o.keep_going ? FailurePolicy::Continue : FailurePolicy::Stop;
-  world_options.failure_dir = o.failure_dir;
   if (!o.failure_dir.empty()) {
     // Made before the first step, so a wrong path is reported before any simulation.
     std::error_code error;
@@ -177,13 +184,12 @@ int run_scene(const RunOptions& o) {
   world_options.warm_start = !o.cold_start;
   world_options.lemke.cancel = &g_interrupted;
   World world(loaded.scene, world_options);
-  if (o.mu) world.friction_override() = *o.mu;
 
   std::unique_ptr<RecordingWriter> recording;
   if (!o.record_path.empty()) {
     recording = std::make_unique<RecordingWriter>(o.record_path, world.scene(), o.scene_path,
                                                   o.record_every, o.contact_log);
-    recording->record(world);
+    record_step(recording.get(), world);
   }
   g_interrupted = false;
   std::signal(SIGINT, on_signal);
@@ -212,12 +218,15 @@ int run_scene(const RunOptions& o) {
       s.fallbacks += st.fallbacks;
       for (int stage = 0; stage < kFallbackStages; ++stage) s.rescues[stage] += st.rescues[stage];
       s.failures += st.failures;
+      for (const FailedSolve& failed : world.failed_solves()) {
+        write_failed_solve(failed, o.failure_dir);
+      }
       s.recoveries += st.recoveries;
       s.collision_us += st.collision_us;
       s.assembly_us += st.assembly_us;
       s.solve_us += st.solve_us;
       s.integrate_us += st.integrate_us;
-      if (recording) recording->record(world);
+      record_step(recording.get(), world);
       const int percent = static_cast<int>(100 * (k + 1) / steps);
       if (progress && percent != last_percent) {
         draw_progress(static_cast<double>(k + 1) / steps, k + 1 == steps);
@@ -227,7 +236,9 @@ int run_scene(const RunOptions& o) {
   } catch (const SolverFailure& e) {
     // Keep what was recorded up to the failing step, then report.
     // The step that failed counts, so the summary never says "failures 0" after one.
-    std::cerr << (progress ? "\n" : "") << "pivot: error: " << e.what() << "\n";
+    const std::string file = write_failed_solve(e.failed(), o.failure_dir);
+    std::cerr << (progress ? "\n" : "") << "pivot: error: " << e.what() << "; problem written to "
+              << file << "\n";
     ++s.failures;
     exit_code = 1;
   }

@@ -89,9 +89,9 @@ void ViewerApp::draw_simulation_section() {
   if (ImGui::SliderFloat("h [ms]", &h_ms, 0.5f, 20.0f, "%.2f")) s.time_step_s = 1e-3 * static_cast<double>(h_ms);
   float speed = static_cast<float>(speed_);
   if (ImGui::SliderFloat("speed", &speed, 0.05f, 4.0f, "%.2fx")) speed_ = speed;
-  // The override is the world's (what the solver uses); the slider holds the value it
-  // takes when ticked, and shows the override's own value while one is set.
-  std::optional<double>& mu_override = world_->friction_override();
+  // The override is the scene settings' (what the solver uses); the slider holds the value
+  // it takes when ticked, and shows the override's own value while one is set.
+  std::optional<double>& mu_override = s.friction_override;
   bool overriding = mu_override.has_value();
   if (mu_override) mu_ = static_cast<float>(*mu_override);
   if (ImGui::Checkbox("global mu", &overriding)) {

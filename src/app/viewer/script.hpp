@@ -1,7 +1,8 @@
 // Scripted sessions (`pivot-viewer --script FILE`): a test or a user drives the real viewer
 // with timed actions, one per line, executed one per frame so the window draws between
 // them. A scripted session starts paused, so step counts never depend on frame timing:
-//   load SCENE | set mu X | set d N | set h X | set method M | set nonconvex M
+//   load SCENE | set mu X | set mu off | set mu:MATERIAL X | set d N | set h X
+//   set method M | set nonconvex M
 //   set force_scale N_PER_M (newtons per metre of force arrow)
 //   play | pause | step N | wait FRAMES | record start FILE | record stop
 //   screenshot FILE | overlay NAME on|off | quit  (overlays: contacts normals forces cones

@@ -61,7 +61,7 @@ ViewerApp::~ViewerApp() {
 bool ViewerApp::load(const std::string& path) {
   try {
     LoadedScene loaded = read_scene_file(path);
-    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, "", {}});
+    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, {}});
     if (recording_) stop_recording();
     close_replay();
     release();
@@ -146,11 +146,23 @@ void ViewerApp::frame_camera() {
 bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
   SceneSettings& s = world_->settings();
   try {
-    if (name == "mu") {
-      // Parsed as a double: the solver gets 0.3, not the float nearest it.
-      const double mu = std::stod(value);
-      if (!(mu >= 0.0) || !std::isfinite(mu)) return false;
-      world_->friction_override() = mu;
+    // A friction coefficient, parsed as a double: the solver gets 0.3, not the float nearest.
+    const auto friction = [&value](double* mu) {
+      *mu = std::stod(value);
+      return *mu >= 0.0 && std::isfinite(*mu);
+    };
+    double mu = 0.0;
+    if (name == "mu" && value == "off") {
+      s.friction_override.reset();  // the panel's "global mu" unticked
+    } else if (name == "mu") {
+      if (!friction(&mu)) return false;
+      s.friction_override = mu;
+    } else if (name.rfind("mu:", 0) == 0) {  // a material's slider: mu:NAME
+      std::vector<Material>& materials = world_->materials();
+      const auto m = std::find_if(materials.begin(), materials.end(),
+                                  [&](const Material& x) { return x.name == name.substr(3); });
+      if (m == materials.end() || !friction(&mu)) return false;
+      m->friction = mu;
     } else if (name == "d") {
       const int d = std::stoi(value);
       if (!valid_friction_directions(d)) return false;
@@ -424,7 +436,7 @@ bool ViewerApp::stop_video() {
 void ViewerApp::start_recording(const std::string& path) {
   try {
     recording_ = std::make_unique<RecordingWriter>(path, world_->scene(), scene_path_, 1, false);
-    recording_->record(*world_);
+    record_frame();
   } catch (const std::exception& e) {
     error_ = e.what();
     exit_code_ = 1;
@@ -448,8 +460,27 @@ void ViewerApp::step_once() {
   history_.push_back(world_->state());
   if (history_.size() > kHistoryStates) history_.pop_front();
   world_->step();
-  if (recording_) recording_->record(*world_);
+  write_failed_solves();
+  if (recording_) record_frame();
   record_plot_row();
+}
+
+// (world after a step) => a frame of the recording, with the settings the step used
+void ViewerApp::record_frame() {
+  recording_->record(world_->state(), world_->settings(), world_->materials(), world_->collision(),
+                     world_->impulses());
+}
+
+// The problems of islands the step could not solve go to the current directory, for
+// `pivot lcp solve`; the step moved those islands without contact impulses.
+void ViewerApp::write_failed_solves() {
+  for (const FailedSolve& failed : world_->failed_solves()) {
+    try {
+      write_failed_solve(failed, "");
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    }
+  }
 }
 
 void ViewerApp::advance_simulation(double wall_dt_s) {

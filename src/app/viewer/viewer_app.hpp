@@ -80,6 +80,8 @@ class ViewerApp {
   // (wall time) => steps, keeping up with real time when the solver allows
   void advance_simulation(double wall_dt_s);
   void step_once();
+  void write_failed_solves();  // after a step: the failed problems, as files in .
+  void record_frame();
   // (bodies, overlays) => the 3-D view: opaque bodies, grid, overlays, then translucent
   // bodies farthest first
   void draw_world();

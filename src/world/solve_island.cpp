@@ -1,0 +1,59 @@
+#include "world/solve_island.hpp"
+
+namespace pivot {
+
+namespace {
+
+// Egan Sec. IV asks gamma > |min(a_i, 0)| at the solution, a_i being the sides' rows
+// (velocities, f/h included). Twice the largest approach speed any side sees without
+// impulses, |q|_inf of the plane LCP, plus one, is the paper's "twice the distance the
+// fastest point can travel" per unit time.
+double max_formulation_gamma(const ContactProblem& planes) {
+  const VecX q = contact_lcp_w(planes, VecX::Zero(planes.lcp_size()));
+  return 1.0 + 2.0 * q.cwiseAbs().maxCoeff();
+}
+
+// Egan (24): epsilon caps each corner by a plane; a tenth of a millimetre is below what
+// a viewer shows and far above round-off.
+constexpr double kSummationEpsilon_m = 1e-4;
+
+// The constant of the scene's formulation for an island's planes (PlaneGroups::parameter).
+double formulation_parameter(NonconvexFormulation form, const ContactProblem& planes, double h_s) {
+  return form == NonconvexFormulation::Max ? max_formulation_gamma(planes)
+                                           : kSummationEpsilon_m / h_s;
+}
+
+}  // namespace
+
+IslandSolve solve_island(const ContactProblem& problem, PlaneGroups* groups,
+                         const SceneSettings& settings, const LemkeOptions& lemke,
+                         const LcpBasis& warm) {
+  IslandSolve out;
+  if (groups->groups.empty()) {
+    FallbackResult chain = solve_contact_with_fallback(problem, settings.solver, lemke, warm);
+    out.pivots = chain.result.pivots;
+    out.fell_back = chain.attempts > 0;
+    out.rescued_by = chain.rescued_by;
+    out.result = std::move(chain.result);
+    return out;
+  }
+  groups->form = settings.nonconvex;
+  groups->parameter = formulation_parameter(groups->form, problem, settings.time_step_s);
+  const auto solve = [&](LcpMethod method) {
+    return solve_grouped_contact(problem, *groups, method, lemke).lcp;
+  };
+  out.result = solve(settings.solver);
+  out.pivots = out.result.pivots;
+  const bool standard_already =
+      settings.solver == LcpMethod::Standard || settings.nonconvex == NonconvexFormulation::Sum;
+  const LcpStatus status = out.result.status;
+  if (status != LcpStatus::Solved && status != LcpStatus::Cancelled && !standard_already) {
+    out.fell_back = true;
+    out.result = solve(LcpMethod::Standard);
+    out.pivots += out.result.pivots;
+    if (out.result.status == LcpStatus::Solved) out.rescued_by = FallbackStage::Standard;
+  }
+  return out;
+}
+
+}  // namespace pivot

@@ -1,0 +1,29 @@
+// Solving one island's contact LCP: the scene's method, then the fallbacks, with what each
+// attempt cost, as a value the step adds to its StepStats.
+#pragma once
+
+#include <optional>
+
+#include "pivot/lcp.hpp"
+#include "pivot/nonconvex.hpp"
+#include "pivot/scene.hpp"
+
+namespace pivot {
+
+struct IslandSolve {
+  LcpResult result;        // Solved, or the last attempt's status (Cancelled ends the step)
+  int pivots = 0;          // summed over the attempts
+  bool fell_back = false;  // the scene's method failed; fallbacks were tried
+  std::optional<FallbackStage> rescued_by;  // the fallback that answered, if one did
+};
+
+// (contact LCP, groups over its planes, settings, warm basis) => impulses by the scene's
+// method, else by the fallback chain (solve_contact_with_fallback). A grouped island's only
+// fallback is its search with the standard method; the summation formulation is always
+// standard: nothing to fall back to. Sets the groups' formulation and its constant
+// (PlaneGroups::parameter) for this problem, so a failed problem is written as solved.
+IslandSolve solve_island(const ContactProblem& problem, PlaneGroups* groups,
+                         const SceneSettings& settings, const LemkeOptions& lemke,
+                         const LcpBasis& warm);
+
+}  // namespace pivot
