@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Pivot needs. Idempotent and non-interactive: does
 # nothing when everything is present; runs apt-get as root or through sudo.
-#   scripts/install-deps.sh            build + run packages (scripts/run.sh)
+#   scripts/install-deps.sh            build + run packages (scripts/run.sh; EGL and Mesa's
+#                                      drivers for `pivot render` without a display)
 #   scripts/install-deps.sh --test     also what the test suite needs (GoogleTest, Google
-#                                      Benchmark, Xvfb, Mesa, ffmpeg for the viewer's video
-#                                      export, clang fuzzing, pytest, matplotlib and
-#                                      pandas for the Python module's tests and examples)
+#                                      Benchmark, Xvfb, ffmpeg and ffprobe for the videos
+#                                      of the viewer and `pivot render`, clang fuzzing,
+#                                      pytest, matplotlib and pandas for the Python
+#                                      module's tests and examples)
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
   libeigen3-dev libccd-dev libfcl-dev
   libglfw3-dev libgl-dev libimgui-dev libstb-dev python3-glad
+  libegl1 libegl-mesa0 libgl1-mesa-dri
   nlohmann-json3-dev libcli11-dev
   pybind11-dev python3-dev python3-numpy
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(libgtest-dev libbenchmark-dev xvfb xauth libgl1-mesa-dri ffmpeg clang-14
+  packages+=(libgtest-dev libbenchmark-dev xvfb xauth ffmpeg clang-14
              libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas)
 fi
 

@@ -4,7 +4,7 @@
 set(CMAKE_DISABLE_FIND_PACKAGE_GTest TRUE)
 set(CMAKE_DISABLE_FIND_PACKAGE_benchmark TRUE)
 function(find_program)
-  foreach(name xvfb-run ffmpeg clang-14 clang++-14)
+  foreach(name xvfb-run ffmpeg ffprobe clang-14 clang++-14)
     if(name IN_LIST ARGN)
       message(FATAL_ERROR "looks for the test-only program ${name}")
     endif()

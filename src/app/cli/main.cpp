@@ -4,6 +4,9 @@
 
 #include "commands.hpp"
 #include "pivot/error.hpp"
+#ifdef PIVOT_WITH_RENDER
+#include "render_command.hpp"
+#endif
 
 int main(int argc, char** argv) {
   CLI::App app{"Pivot: rigid-body contact simulation with Lloyd's fast Lemke solver"};
@@ -14,6 +17,16 @@ int main(int argc, char** argv) {
   pivot::cli::add_check_command(app, &exit_code);
   pivot::cli::add_run_commands(app, &exit_code);
   pivot::cli::add_contacts_command(app, &exit_code);
+#ifdef PIVOT_WITH_RENDER
+  pivot::render::add_render_command(app, &exit_code);
+#else
+  app.add_subcommand("render", "Not in this build (configured with PIVOT_BUILD_VIEWER=OFF)")
+      ->allow_extras()
+      ->callback([] {
+        throw std::runtime_error(
+            "this pivot was built without the renderer; configure with -DPIVOT_BUILD_VIEWER=ON");
+      });
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

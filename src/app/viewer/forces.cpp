@@ -12,35 +12,14 @@ namespace pivot::viewer {
 
 namespace {
 
-// The smallest of 1, 2, 5 times a power of ten at or above x > 0.
-double round_up_125(double x) {
-  const double decade = std::pow(10.0, std::floor(std::log10(x)));
-  for (const double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * decade >= x * (1.0 - 1e-12)) return m * decade;
-  }
-  return 10.0 * decade;
-}
-
 constexpr double kPickRadius_px = 8.0;
 constexpr double kClickSlop_px = 3.0;  // a press and release closer than this is a click
 
 }  // namespace
 
-std::vector<ViewerApp::ForceArrow> ViewerApp::force_arrows() const {
-  std::vector<ForceArrow> arrows;
-  if (!overlays_.forces) return arrows;
-  for (size_t k = 0; k < contacts_.size(); ++k) {
-    const ContactView& c = contacts_[k];
-    if (c.normal_n > 0.0) {
-      arrows.push_back({static_cast<int>(k), false, c.point,
-                        c.point + c.normal_n / newtons_per_metre_ * c.normal});
-    }
-    if (c.friction_n.norm() > 0.0) {
-      arrows.push_back(
-          {static_cast<int>(k), true, c.point, c.point + c.friction_n / newtons_per_metre_});
-    }
-  }
-  return arrows;
+std::vector<ForceArrow> ViewerApp::force_arrows_drawn() const {
+  if (!overlays_.forces) return {};
+  return force_arrows(contacts_, newtons_per_metre_);
 }
 
 void ViewerApp::print_forces() const {
@@ -48,23 +27,12 @@ void ViewerApp::print_forces() const {
   for (const ContactView& c : contacts_) {
     std::printf("contact %s; mu %.17g\n", describe(c, world_->scene()).c_str(), c.mu);
   }
-  for (const ForceArrow& a : force_arrows()) {
+  for (const ForceArrow& a : force_arrows_drawn()) {
     std::printf("arrow %s %d %.17g %.17g %.17g %.17g %.17g %.17g\n",
                 a.friction ? "friction" : "normal", a.contact, a.from.x(), a.from.y(), a.from.z(),
                 a.to.x(), a.to.y(), a.to.z());
   }
   std::fflush(stdout);
-}
-
-double ViewerApp::default_force_scale() const {
-  const Scene& scene = world_->scene();
-  double force = 0.0;
-  for (const Body& body : scene.bodies) {
-    if (!body.fixed) force = std::max(force, body.mass_kg * scene.settings.gravity_mps2.norm());
-  }
-  for (const ExternalWrench& w : scene.wrenches) force = std::max(force, w.force_n.norm());
-  if (force <= 0.0) return 1.0;
-  return round_up_125(force / (0.25 * camera_.distance_m));
 }
 
 void ViewerApp::draw_force_scale_bar() {

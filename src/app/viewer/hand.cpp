@@ -66,7 +66,7 @@ void ViewerApp::handle_hand_input(double x_px, double y_px, int width_px, int he
     }
   } else if (dragging && !grab_) {
     if (const std::optional<PickHit> hit =
-            pick_body(eye, ray, world_->scene(), world_->state(), body_meshes_)) {
+            pick_body(eye, ray, world_->scene(), world_->state(), drawing_.body_meshes())) {
       grab(hit->body, hit->point_m, hit->point_m, true);
     }
   }

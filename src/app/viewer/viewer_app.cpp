@@ -21,24 +21,6 @@ constexpr size_t kHistoryStates = 2000;  // step-back depth (20 s at h = 0.01)
 // of a few seconds can leave the first frames (shader compilation) out.
 constexpr size_t kDrawTimeFrames = 100;
 constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
-constexpr float kHiddenOverlayAlpha = 0.3f;
-
-Eigen::Vector3f body_colour(int index, bool fixed) {
-  if (fixed) return {0.55f, 0.57f, 0.60f};
-  static const float palette[][3] = {{0.90f, 0.45f, 0.20f}, {0.25f, 0.55f, 0.90f},
-                                     {0.35f, 0.75f, 0.35f}, {0.85f, 0.75f, 0.25f},
-                                     {0.70f, 0.40f, 0.80f}, {0.25f, 0.75f, 0.75f},
-                                     {0.85f, 0.35f, 0.50f}, {0.60f, 0.60f, 0.30f}};
-  const float* c = palette[index % 8];
-  return {c[0], c[1], c[2]};
-}
-
-Eigen::Matrix4f model_matrix(const Pose& pose) {
-  Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
-  m.topLeftCorner<3, 3>() = pose.orientation.toRotationMatrix();
-  m.topRightCorner<3, 1>() = pose.position;
-  return m.cast<float>();
-}
 
 Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
 
@@ -50,13 +32,14 @@ void push_sample(std::vector<float>* samples, float value, size_t capacity) {
 }  // namespace
 
 ViewerApp::ViewerApp(GLFWwindow* window, Renderer* renderer)
-    : window_(window), renderer_(renderer), ffmpeg_available_(VideoExport::available()) {
+    : window_(window),
+      renderer_(renderer),
+      drawing_(renderer),
+      ffmpeg_available_(VideoExport::available()) {
   last_frame_time_s_ = glfwGetTime();
 }
 
-ViewerApp::~ViewerApp() {
-  for (GpuMesh& mesh : meshes_) renderer_->release(&mesh);
-}
+ViewerApp::~ViewerApp() = default;
 
 bool ViewerApp::load(const std::string& path) {
   try {
@@ -74,20 +57,21 @@ bool ViewerApp::load(const std::string& path) {
     error_.clear();
     if (!world_->scene().materials.empty()) mu_ = static_cast<float>(world_->scene().materials[0].friction);
     std::snprintf(path_buffer_, sizeof(path_buffer_), "%s", path.c_str());
-    rebuild_meshes();
-    frame_camera();
-    see_through_.alpha = default_alphas(world_->scene(), world_->state().bodies, body_meshes_);
+    drawing_.set_scene(world_->scene());
+    camera_ = camera_for_scene(world_->scene(), world_->state().bodies);
+    const std::vector<TriangleMesh>& body_meshes = drawing_.body_meshes();
+    see_through_.alpha = default_alphas(world_->scene(), world_->state().bodies, body_meshes);
     scene_bounds_ = Box3{};
-    for (size_t k = 0; k < body_meshes_.size(); ++k) {
+    for (size_t k = 0; k < body_meshes.size(); ++k) {
       if (std::holds_alternative<HalfSpace>(world_->scene().bodies[k].shape)) continue;
-      const Box3 b = mesh_bounds(body_meshes_[k], world_->state().bodies[k].pose);
+      const Box3 b = mesh_bounds(body_meshes[k], world_->state().bodies[k].pose);
       scene_bounds_.lo = scene_bounds_.lo.cwiseMin(b.lo);
       scene_bounds_.hi = scene_bounds_.hi.cwiseMax(b.hi);
     }
     plots_.clear();
     plot_body_ = default_nudge_body();
     record_plot_row();
-    newtons_per_metre_ = default_force_scale();
+    newtons_per_metre_ = default_force_scale(world_->scene(), camera_.distance_m);
     contacts_.clear();
     pinned_contact_.reset();
     see_through_.section_normal = section_normal_facing_camera();
@@ -108,39 +92,6 @@ void ViewerApp::set_script(std::vector<ScriptAction> script, std::string script_
   // number of steps before them would depend on frame timing. Only the script's own
   // `play` or `step` moves a scripted world.
   if (!script_.empty()) playing_ = false;
-}
-
-void ViewerApp::rebuild_meshes() {
-  for (GpuMesh& mesh : meshes_) renderer_->release(&mesh);
-  meshes_.clear();
-  body_meshes_.clear();
-  for (const Body& body : world_->scene().bodies) {
-    body_meshes_.push_back(tessellate(body.shape));
-    meshes_.push_back(renderer_->upload(body_meshes_.back()));
-  }
-}
-
-void ViewerApp::frame_camera() {
-  const Scene& scene = world_->scene();
-  if (scene.camera) {
-    camera_.target = scene.camera->target_m;
-    const Vec3 offset = scene.camera->eye_m - scene.camera->target_m;
-    camera_.distance_m = std::max(1e-2, offset.norm());
-    camera_.yaw_rad = std::atan2(offset.y(), offset.x());
-    camera_.pitch_rad = std::asin(std::clamp(offset.z() / camera_.distance_m, -0.99, 0.99));
-    return;
-  }
-  // Frame the bounding sphere of the dynamic bodies (planes are infinite).
-  Vec3 lo = Vec3::Constant(1e30), hi = Vec3::Constant(-1e30);
-  for (size_t k = 0; k < scene.bodies.size(); ++k) {
-    const double r = bounding_radius_m(scene.bodies[k].shape);
-    if (!std::isfinite(r)) continue;
-    const Vec3 p = world_->state().bodies[k].pose.position;
-    lo = lo.cwiseMin(p - Vec3::Constant(r));
-    hi = hi.cwiseMax(p + Vec3::Constant(r));
-  }
-  if (lo.x() > hi.x()) return;
-  camera_.frame(0.5 * (lo + hi), 0.5 * (hi - lo).norm());
 }
 
 bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
@@ -184,10 +135,6 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
     return false;
   }
   return true;
-}
-
-float ViewerApp::body_alpha(int body) const {
-  return see_through_.on ? see_through_.alpha[static_cast<size_t>(body)] : 1.0f;
 }
 
 Vec3 ViewerApp::section_normal_facing_camera() const {
@@ -238,7 +185,7 @@ bool ViewerApp::set_section(const std::string& normal, const std::string& offset
 PanelRect ViewerApp::body_screen_rect(int body) const {
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
-  const Box3 box = mesh_bounds(body_meshes_[static_cast<size_t>(body)],
+  const Box3 box = mesh_bounds(drawing_.body_meshes()[static_cast<size_t>(body)],
                                world_->state().bodies[static_cast<size_t>(body)].pose);
   Eigen::Vector2d lo = Eigen::Vector2d::Constant(1e30), hi = Eigen::Vector2d::Constant(-1e30);
   for (int corner = 0; corner < 8; ++corner) {
@@ -574,120 +521,18 @@ void ViewerApp::handle_input() {
 }
 
 void ViewerApp::draw_world() {
-  const Scene& scene = world_->scene();
-  const WorldState& state = world_->state();
-  const SeeThrough& st = see_through_;
-  renderer_->set_section_plane(st.section ? f(st.section_normal) : Eigen::Vector3f::Zero(),
-                               static_cast<float>(st.section_offset_m));
-  // Opaque bodies first. Translucent ones come after the grid and the overlays, farthest
-  // first (by centre), so they hide neither one another nor the contacts behind them.
-  std::vector<std::pair<double, int>> translucent;
-  const Vec3 eye = camera_.eye();
-  for (size_t k = 0; k < scene.bodies.size(); ++k) {
-    const bool plane = std::holds_alternative<HalfSpace>(scene.bodies[k].shape);
-    const float alpha = plane ? 0.85f : body_alpha(static_cast<int>(k));
-    if (!plane && alpha < 1.0f) {
-      translucent.emplace_back(-(state.bodies[k].pose.position - eye).squaredNorm(),
-                               static_cast<int>(k));
-      continue;
-    }
-    renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
-                         body_colour(static_cast<int>(k), scene.bodies[k].fixed), alpha);
-  }
-  // Ground grid on z = 0, 10 cm lines over 4 m, metre lines darker.
-  for (int i = -20; i <= 20; ++i) {
-    const float s = 0.1f * static_cast<float>(i);
-    const Eigen::Vector4f c = i % 10 == 0 ? Eigen::Vector4f(0.15f, 0.15f, 0.18f, 0.8f)
-                                          : Eigen::Vector4f(0.3f, 0.3f, 0.33f, 0.5f);
-    renderer_->add_line({s, -2.0f, 0.001f}, {s, 2.0f, 0.001f}, c);
-    renderer_->add_line({-2.0f, s, 0.001f}, {2.0f, s, 0.001f}, c);
-  }
-  renderer_->flush_lines();
-  draw_overlays();
-  std::sort(translucent.begin(), translucent.end());
-  for (const auto& [key, k] : translucent) {
-    renderer_->draw_mesh(meshes_[k], model_matrix(state.bodies[k].pose),
-                         body_colour(k, scene.bodies[k].fixed), body_alpha(k));
-  }
-  renderer_->set_section_plane(Eigen::Vector3f::Zero(), 0.0f);
-}
-
-void ViewerApp::draw_overlays() {
-  const CollisionResult& collision = world_->collision();
-  const double scale = 0.1 * camera_.distance_m;  // overlay lengths follow the zoom
-  const Eigen::Vector4f red(0.95f, 0.2f, 0.2f, 1.0f), blue(0.55f, 0.65f, 1.0f, 1.0f),
-      magenta(0.9f, 0.3f, 0.9f, 1.0f), green(0.3f, 0.9f, 0.3f, 1.0f);
-  if (overlays_.contacts || overlays_.normals) {
-    for (const Contact& c : collision.contacts) {
-      const float r = static_cast<float>(0.02 * scale);
-      if (overlays_.contacts) {
-        for (int axis = 0; axis < 3; ++axis) {
-          Vec3 e = Vec3::Zero();
-          e[axis] = r;
-          renderer_->add_line(f(c.point - e), f(c.point + e), red);
-        }
-      }
-      if (overlays_.normals)
-        renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * c.normal), blue);
-    }
-  }
-  if (pinned_contact_) {  // the contact the Contact panel describes, marked larger
-    const float r = static_cast<float>(0.06 * scale);
-    for (int axis = 0; axis < 3; ++axis) {
-      Eigen::Vector3f e = Eigen::Vector3f::Zero();
-      e[axis] = r;
-      renderer_->add_line(f(pinned_contact_->point) - e, f(pinned_contact_->point) + e,
-                          Eigen::Vector4f(1, 1, 1, 1));
-    }
-  }
-  for (const ForceArrow& arrow : force_arrows()) {
-    renderer_->add_arrow(f(arrow.from), f(arrow.to),
-                         arrow.friction ? kFrictionArrowColour : kNormalArrowColour);
-  }
-  if (overlays_.cones) {
-    // The polyhedral cone the solver used: edges n + mu t_j (ContactView).
-    for (const ContactView& c : contacts_) {
-      if (c.normal_n <= 0.0) continue;
-      const Vec3 w = c.normal.cross(c.first_direction);
-      for (int j = 0; j < c.d; ++j) {
-        const double a = 2.0 * kPi * j / c.d;
-        const Vec3 edge = c.normal + c.mu * (std::cos(a) * c.first_direction + std::sin(a) * w);
-        renderer_->add_line(f(c.point), f(c.point + 0.3 * scale * edge), green);
-      }
-    }
-  }
-  if (overlays_.groups) {
-    for (const ContactGroup& g : collision.groups) {
-      for (const ContactSide& side : g.sides) {
-        renderer_->add_line(f(g.point), f(side.point), magenta);
-        renderer_->add_line(f(side.point), f(side.point + 0.3 * scale * side.normal), magenta);
-      }
-    }
-  }
-  if (overlays_.frames) {
-    const WorldState& state = world_->state();
-    for (size_t k = 0; k < state.bodies.size(); ++k) {
-      if (world_->scene().bodies[k].fixed) continue;
-      const Pose& p = state.bodies[k].pose;
-      const Mat3 R = p.orientation.toRotationMatrix();
+  drawing_.draw(*world_, contacts_, camera_, overlays_, see_through_, newtons_per_metre_, [this] {
+    if (pinned_contact_) {  // the contact the Contact panel describes, marked larger
+      const float r = static_cast<float>(0.006 * camera_.distance_m);
       for (int axis = 0; axis < 3; ++axis) {
-        Eigen::Vector4f c(0, 0, 0, 1);
-        c[axis] = 1.0f;
-        renderer_->add_line(f(p.position), f(p.position + 0.3 * scale * R.col(axis)), c);
+        Eigen::Vector3f e = Eigen::Vector3f::Zero();
+        e[axis] = r;
+        renderer_->add_line(f(pinned_contact_->point) - e, f(pinned_contact_->point) + e,
+                            Eigen::Vector4f(1, 1, 1, 1));
       }
     }
-  }
-  if (overlays_.islands) {
-    for (const ContactImpulse& i : world_->impulses()) {
-      const Contact& c = collision.contacts[i.contact];
-      const Eigen::Vector3f tint = body_colour(i.island + 3, false);
-      const Vec3 a = world_->state().bodies[c.body_a].pose.position;
-      renderer_->add_line(f(c.point), f(a), Eigen::Vector4f(tint.x(), tint.y(), tint.z(), 1.0f));
-    }
-  }
-  draw_hand();
-  // Overlays behind an opaque face show faintly, so a contact behind a face looks behind it.
-  renderer_->flush_lines(kHiddenOverlayAlpha);
+    draw_hand();
+  });
 }
 
 bool ViewerApp::frame() {
@@ -706,10 +551,7 @@ bool ViewerApp::frame() {
   draw_start_s_ = glfwGetTime();
   int width = 0, height = 0;
   glfwGetFramebufferSize(window_, &width, &height);
-  const double aspect = height > 0 ? static_cast<double>(width) / height : 1.0;
-  const Eigen::Matrix4f view_projection = camera_.projection(aspect) * camera_.view();
-  renderer_->begin_frame(width, height, view_projection, f(camera_.eye()),
-                         Eigen::Vector3f(0.78f, 0.82f, 0.88f));
+  drawing_.begin_frame(camera_, width, height);
   if (world_) draw_world();
   draw_panels();
   return !glfwWindowShouldClose(window_);

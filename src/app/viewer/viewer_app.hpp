@@ -3,8 +3,8 @@
 // script. All physics is in libpivot; this only draws and edits settings.
 #pragma once
 
-// renderer.hpp brings glad, which must precede GLFW.
-#include "renderer.hpp"
+// world_drawing.hpp brings glad, which must precede GLFW.
+#include "world_drawing.hpp"
 // clang-format off
 #include <GLFW/glfw3.h>
 // clang-format on
@@ -29,20 +29,6 @@
 #include "video_export.hpp"
 
 namespace pivot::viewer {
-
-// Force arrows: the normal part yellow, the friction part cyan.
-inline const Eigen::Vector4f kNormalArrowColour(1.0f, 0.85f, 0.1f, 1.0f);
-inline const Eigen::Vector4f kFrictionArrowColour(0.1f, 0.85f, 0.95f, 1.0f);
-
-struct Overlays {
-  bool contacts = true;
-  bool normals = false;
-  bool forces = true;
-  bool cones = false;
-  bool groups = true;
-  bool frames = false;
-  bool islands = false;
-};
 
 class ViewerApp {
  public:
@@ -82,22 +68,12 @@ class ViewerApp {
   void step_once();
   void write_failed_solves();  // after a step: the failed problems, as files in .
   void record_frame();
-  // (bodies, overlays) => the 3-D view: opaque bodies, grid, overlays, then translucent
-  // bodies farthest first
+  // (bodies, overlays) => the 3-D view (WorldDrawing), with the pinned contact and the hand
   void draw_world();
-  void draw_overlays();
   // The force arrows drawn: from each contact point, its normal and its friction force at
-  // newtons_per_metre_ (what `print forces` reports).
-  struct ForceArrow {
-    int contact = -1;  // index into contacts_
-    bool friction = false;
-    Vec3 from = Vec3::Zero(), to = Vec3::Zero();
-  };
-  std::vector<ForceArrow> force_arrows() const;
+  // newtons_per_metre_ (what `print forces` reports); none with the forces overlay off.
+  std::vector<ForceArrow> force_arrows_drawn() const;
   void print_forces() const;
-  // At load: the largest weight or scripted force of the scene as an arrow about a quarter
-  // of the camera's distance long, rounded up to 1, 2 or 5 times a power of ten [N/m].
-  double default_force_scale() const;
   // A bar as long as a round force at the view's centre, labelled in newtons.
   void draw_force_scale_bar();
   // Hovered contact: a tooltip; clicked: a panel until closed or clicked away.
@@ -151,12 +127,9 @@ class ViewerApp {
   void show_replay_frame(int frame);
   void advance_replay(double wall_dt_s);
   void draw_replay_panel();
-  void rebuild_meshes();
-  void frame_camera();
   bool set_setting(const std::string& name, const std::string& value);
   bool set_alpha(const std::string& who, const std::string& value);
   bool set_section(const std::string& normal, const std::string& offset);
-  float body_alpha(int body) const;
   // The section plane faces the camera: the signed world axis nearest the view's back.
   Vec3 section_normal_facing_camera() const;
   // The body's screen rectangle [px from the top left]: its mesh's bounding box projected.
@@ -175,8 +148,7 @@ class ViewerApp {
   Box3 scene_bounds_;  // of the bodies other than half-spaces at load: the section's range
   std::string scene_path_;
   std::unique_ptr<World> world_;
-  std::vector<GpuMesh> meshes_;
-  std::vector<TriangleMesh> body_meshes_;  // what meshes_ draw, kept for picking
+  WorldDrawing drawing_;            // the scene's meshes and the drawing of its state
   std::deque<WorldState> history_;  // for step back, most recent last
   std::unique_ptr<RecordingWriter> recording_;
   VideoExport video_;

@@ -4,6 +4,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "pivot/scene.hpp"
+
 namespace pivot::viewer {
 
 struct OrbitCamera {
@@ -33,8 +35,14 @@ struct OrbitCamera {
   void orbit(double dx_px, double dy_px);
   void pan(double dx_px, double dy_px, double window_height_px);
   void zoom(double wheel_steps);
+  // Places the eye at eye_m looking at target_m (kept off the poles like orbit()).
+  void look_at(const Eigen::Vector3d& eye_m, const Eigen::Vector3d& target_m);
   // Places the camera so a sphere (centre, radius) fills the view.
   void frame(const Eigen::Vector3d& centre, double radius_m);
 };
+
+// The view a scene opens with: its camera hint, else the bounding sphere of its bodies
+// other than half-spaces at the given states framed.
+OrbitCamera camera_for_scene(const Scene& scene, const std::vector<BodyState>& states);
 
 }  // namespace pivot::viewer

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pivot/geometry.hpp"
 #include "pivot/math.hpp"
 
 namespace pivot::viewer {
@@ -96,9 +97,36 @@ void OrbitCamera::zoom(double wheel_steps) {
   distance_m = std::clamp(distance_m * std::pow(0.9, wheel_steps), 1e-3, 1e4);
 }
 
+void OrbitCamera::look_at(const Eigen::Vector3d& eye_m, const Eigen::Vector3d& target_m) {
+  target = target_m;
+  const Eigen::Vector3d offset = eye_m - target_m;
+  distance_m = std::max(1e-2, offset.norm());
+  yaw_rad = std::atan2(offset.y(), offset.x());
+  pitch_rad = std::asin(std::clamp(offset.z() / distance_m, -0.99, 0.99));
+}
+
 void OrbitCamera::frame(const Eigen::Vector3d& centre, double radius_m) {
   target = centre;
   distance_m = std::max(1e-2, 1.2 * radius_m / std::sin(0.5 * fov_y_rad));
+}
+
+OrbitCamera camera_for_scene(const Scene& scene, const std::vector<BodyState>& states) {
+  OrbitCamera camera;
+  if (scene.camera) {
+    camera.look_at(scene.camera->eye_m, scene.camera->target_m);
+    return camera;
+  }
+  // Frame the bounding sphere of the dynamic bodies (planes are infinite).
+  Vec3 lo = Vec3::Constant(1e30), hi = Vec3::Constant(-1e30);
+  for (size_t k = 0; k < scene.bodies.size(); ++k) {
+    const double r = bounding_radius_m(scene.bodies[k].shape);
+    if (!std::isfinite(r)) continue;
+    const Vec3 p = states[k].pose.position;
+    lo = lo.cwiseMin(p - Vec3::Constant(r));
+    hi = hi.cwiseMax(p + Vec3::Constant(r));
+  }
+  if (lo.x() <= hi.x()) camera.frame(0.5 * (lo + hi), 0.5 * (hi - lo).norm());
+  return camera;
 }
 
 }  // namespace pivot::viewer

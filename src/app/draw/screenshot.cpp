@@ -13,7 +13,6 @@ namespace pivot::viewer {
 std::vector<unsigned char> read_back_buffer(int width, int height) {
   std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 3);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
   return pixels;
 }

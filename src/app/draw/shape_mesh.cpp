@@ -11,10 +11,9 @@ constexpr int kSegments = 32;  // around curved surfaces: smooth at viewer dista
 void add_vertex(TriangleMesh* mesh, const Pose& pose, const Vec3& p, const Vec3& n) {
   const Vec3 wp = pose.to_world(p);
   const Vec3 wn = pose.orientation * n;
-  mesh->vertices.push_back({{static_cast<float>(wp.x()), static_cast<float>(wp.y()),
-                             static_cast<float>(wp.z())},
-                            {static_cast<float>(wn.x()), static_cast<float>(wn.y()),
-                             static_cast<float>(wn.z())}});
+  mesh->vertices.push_back(
+      {{static_cast<float>(wp.x()), static_cast<float>(wp.y()), static_cast<float>(wp.z())},
+       {static_cast<float>(wn.x()), static_cast<float>(wn.y()), static_cast<float>(wn.z())}});
 }
 
 void add_flat_polygon(TriangleMesh* mesh, const Pose& pose, const std::vector<Vec3>& ring) {
@@ -57,7 +56,8 @@ struct ProfilePoint {
   double r, z, nr, nz;
 };
 
-void add_revolution(TriangleMesh* mesh, const Pose& pose, const std::vector<ProfilePoint>& profile) {
+void add_revolution(TriangleMesh* mesh, const Pose& pose,
+                    const std::vector<ProfilePoint>& profile) {
   for (int s = 0; s < kSegments; ++s) {
     const double a0 = 2.0 * kPi * s / kSegments;
     const double a1 = 2.0 * kPi * (s + 1) / kSegments;
@@ -86,8 +86,8 @@ std::vector<ProfilePoint> sphere_profile(double radius, double z_centre, double 
   const int steps = kSegments / 2;
   for (int k = 0; k <= steps; ++k) {
     const double lat = from_rad + (to_rad - from_rad) * k / steps;
-    profile.push_back({radius * std::cos(lat), z_centre + radius * std::sin(lat), std::cos(lat),
-                       std::sin(lat)});
+    profile.push_back(
+        {radius * std::cos(lat), z_centre + radius * std::sin(lat), std::cos(lat), std::sin(lat)});
   }
   return profile;
 }
@@ -133,8 +133,9 @@ TriangleMesh tessellate(const Shape& shape, double half_space_extent_m) {
           const Vec3 v = n.cross(u);
           const Vec3 c = s.offset_m * n;
           const double e = half_space_extent_m;
-          add_flat_polygon(&mesh, identity,
-                           {c - e * u - e * v, c + e * u - e * v, c + e * u + e * v, c - e * u + e * v});
+          add_flat_polygon(
+              &mesh, identity,
+              {c - e * u - e * v, c + e * u - e * v, c + e * u + e * v, c - e * u + e * v});
         } else if constexpr (std::is_same_v<T, Compound>) {
           for (const CompoundPiece& piece : s.pieces) add_convex(&mesh, piece.local, piece.shape);
         } else {

@@ -15,6 +15,9 @@ struct SeeThrough {
   bool section = false;                 // X toggles the section plane
   Vec3 section_normal = Vec3::UnitY();  // a signed world axis; the side it points to is cut
   double section_offset_m = 0.0;        // the plane: section_normal . x = offset
+
+  // The opacity body k is drawn with: its alpha, or 1 with translucency off.
+  float body_alpha(int body) const { return on ? alpha[static_cast<size_t>(body)] : 1.0f; }
 };
 
 // How translucent a container is drawn by default.
