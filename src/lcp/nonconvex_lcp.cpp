@@ -512,7 +512,8 @@ class MaxGroupSearch {
   }
 
   bool try_selection(const Selection& selection) {
-    if (!visited_.insert(selection).second) return false;
+    // A spent budget or a cancelled solve ends the search: no phase tries another.
+    if (out_of_budget_ || !visited_.insert(selection).second) return false;
     if (static_cast<int>(visited_.size()) > options_.max_selections) {
       out_of_budget_ = true;
       return false;
