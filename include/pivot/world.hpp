@@ -95,6 +95,8 @@ class World {
   World& operator=(World&&) noexcept;
 
   const Scene& scene() const { return scene_; }
+  // The options may change between steps too (a viewer's step budget, warm start).
+  WorldOptions& options() { return options_; }
   // Settings and materials may change between steps (the viewer's sliders): d, h, the
   // friction override, method, nonconvex formulation, gravity; the next step uses them.
   SceneSettings& settings() { return scene_.settings; }

@@ -131,6 +131,35 @@ TEST(ViewerSession, UnknownScriptActionNamesFileAndLine) {
       << read_text(err);
 }
 
+// A solve that overruns the step budget abandons the step (the state stays where it was)
+// and pauses, so the window answers whatever the solver does; without a budget the same
+// step is taken. The stack's first step pivots, and a budget of 1 ns has passed before
+// the solver's first look at the clock.
+TEST(ViewerSession, AStepPastItsBudgetIsAbandonedAndPauses) {
+  const std::string out = temp_path("budget_session.out");
+  const std::string err = temp_path("budget_session.err");
+  const std::string script =
+      write_script("budget_session.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
+                                             "/scenes/block_stack_5.json\n"
+                                             "print state\n"
+                                             "set step_budget 0.000000001\n"
+                                             "step 3\n"
+                                             "print state\n"
+                                             "set step_budget 0\n"
+                                             "step 3\n"
+                                             "print state\n"
+                                             "quit\n");
+  ASSERT_EQ(run_viewer("--script " + script, err, out), 0) << read_text(err);
+  const auto states = printed_states(read_text(out));
+  ASSERT_EQ(states.size(), 3u) << read_text(out);
+  EXPECT_EQ(states[1], states[0]);
+  EXPECT_NE(states[2], states[1]);  // the stack settles by micrometres under gravity
+  EXPECT_NE(read_text(err).find("pivot-viewer: step 0 abandoned: its solve ran past the 1e-09 s "
+                                "step budget; paused (play tries it again)"),
+            std::string::npos)
+      << read_text(err);
+}
+
 TEST(ViewerSession, BadSceneKeepsViewerRunningAndFailsTheScript) {
   const std::string scene = temp_path("broken_scene.json");
   std::ofstream(scene) << "{\"bodies\": [ {\"name\": \"a\", \"shape\": {\"box\": {}}, \"frction\": 1} ]}";

@@ -4,6 +4,7 @@
 //   load SCENE | set mu X | set mu off | set mu:MATERIAL X | set d N | set h X
 //   set method M | set nonconvex M
 //   set force_scale N_PER_M (newtons per metre of force arrow)
+//   set step_budget S (seconds of solving before a step is abandoned and play paused; 0: none)
 //   play | pause | step N | wait FRAMES | record start FILE | record stop
 //   screenshot FILE | overlay NAME on|off | quit  (overlays: contacts normals forces cones
 //   groups frames islands)

@@ -21,6 +21,10 @@ constexpr size_t kHistoryStates = 2000;  // step-back depth (20 s at h = 0.01)
 // of a few seconds can leave the first frames (shader compilation) out.
 constexpr size_t kDrawTimeFrames = 100;
 constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
+// A step whose solves run longer is abandoned and the simulation paused: the window
+// answers again within this, whatever the solver does (issue 21: pile steps that pivoted
+// for minutes froze it).
+constexpr double kDefaultStepBudget_s = 1.0;
 
 Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
 
@@ -44,7 +48,10 @@ ViewerApp::~ViewerApp() = default;
 bool ViewerApp::load(const std::string& path) {
   try {
     LoadedScene loaded = read_scene_file(path);
-    auto world = std::make_unique<World>(loaded.scene, WorldOptions{FailurePolicy::Continue, {}});
+    WorldOptions options;
+    options.on_failure = FailurePolicy::Continue;
+    options.step_time_limit_s = world_ ? world_->options().step_time_limit_s : kDefaultStepBudget_s;
+    auto world = std::make_unique<World>(loaded.scene, options);
     if (recording_) stop_recording();
     close_replay();
     release();
@@ -124,6 +131,10 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
       newtons_per_metre_ = scale;
     } else if (name == "h") {
       s.time_step_s = std::stod(value);
+    } else if (name == "step_budget") {  // seconds of solving per step; 0: no limit
+      const double budget = std::stod(value);
+      if (!(budget >= 0.0) || !std::isfinite(budget)) return false;
+      world_->options().step_time_limit_s = budget;
     } else if (name == "method") {
       return parse_lcp_method(value, &s.solver);
     } else if (name == "nonconvex") {
@@ -224,7 +235,8 @@ void ViewerApp::run_script_action() {
     playing_ = false;
   } else if (a.verb == "step") {
     const int n = std::max(0, std::atoi(a.args[0].c_str()));
-    for (int k = 0; k < n; ++k) step_once();
+    for (int k = 0; k < n && step_once(); ++k) {
+    }
   } else if (a.verb == "wait") {
     script_wait_frames_ = std::max(0, std::atoi(a.args[0].c_str()));
   } else if (a.verb == "record") {
@@ -401,15 +413,28 @@ void ViewerApp::stop_recording() {
   recording_.reset();
 }
 
-void ViewerApp::step_once() {
-  if (replay_) return;  // a replay shows recorded states; close it to simulate again
+bool ViewerApp::step_once() {
+  if (replay_) return false;  // a replay shows recorded states; close it to simulate again
   apply_hand_wrenches();
   history_.push_back(world_->state());
   if (history_.size() > kHistoryStates) history_.pop_front();
-  world_->step();
+  if (world_->step().cancelled) {
+    // Nothing moved: the state is the step's start. Paused, so the window stays usable;
+    // play tries the step again (a slider moved meanwhile may make it easier).
+    history_.pop_back();
+    playing_ = false;
+    char budget[32];
+    std::snprintf(budget, sizeof(budget), "%g", world_->options().step_time_limit_s);
+    error_ = "step " + std::to_string(world_->state().step) +
+             " abandoned: its solve ran past the " + budget +
+             " s step budget; paused (play tries it again)";
+    std::fprintf(stderr, "pivot-viewer: %s\n", error_.c_str());
+    return false;
+  }
   write_failed_solves();
   if (recording_) record_frame();
   record_plot_row();
+  return true;
 }
 
 // (world after a step) => a frame of the recording, with the settings the step used
@@ -440,7 +465,7 @@ void ViewerApp::advance_simulation(double wall_dt_s) {
   const double start = glfwGetTime();
   int steps = 0;
   while (sim_lag_s_ >= h && glfwGetTime() - start < kMaxComputePerFrame_s) {
-    step_once();
+    if (!step_once()) break;
     sim_lag_s_ -= h;
     ++steps;
   }

@@ -65,7 +65,7 @@ class ViewerApp {
   void handle_input();
   // (wall time) => steps, keeping up with real time when the solver allows
   void advance_simulation(double wall_dt_s);
-  void step_once();
+  bool step_once();            // false: no step (replaying, or abandoned past the step budget)
   void write_failed_solves();  // after a step: the failed problems, as files in .
   void record_frame();
   // (bodies, overlays) => the 3-D view (WorldDrawing), with the pinned contact and the hand
