@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   pivot::cli::add_check_command(app, &exit_code);
   pivot::cli::add_run_commands(app, &exit_code);
   pivot::cli::add_contacts_command(app, &exit_code);
+  pivot::cli::add_sweep_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
