@@ -5,7 +5,9 @@
 #   scripts/install-deps.sh --test     also what the test suite needs (GoogleTest, Google
 #                                      Benchmark, Xvfb, Mesa, ffmpeg for the viewer's video
 #                                      export, clang fuzzing, pytest, matplotlib and
-#                                      pandas for the Python module's tests and examples)
+#                                      pandas for the Python module's tests and examples,
+#                                      Dask distributed and GNU parallel for the sweep
+#                                      runners' tests)
 set -euo pipefail
 
 packages=(
@@ -17,7 +19,8 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev libbenchmark-dev xvfb xauth libgl1-mesa-dri ffmpeg clang-14
-             libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas)
+             libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas
+             python3-distributed parallel)
 fi
 
 missing=()
