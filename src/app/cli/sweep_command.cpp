@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -122,6 +123,7 @@ int run_sweep(const SweepOptions& o) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::int64_t> done{0};
   std::mutex rows_mutex;
+  std::condition_variable finished_one;  // wakes the progress loop when a sample ends
   std::exception_ptr failure;
   // A sample in flight finishes; no new one starts once interrupted or after an error.
   auto worker = [&] {
@@ -138,15 +140,19 @@ int run_sweep(const SweepOptions& o) {
         g_interrupted = true;
       }
       ++done;
+      finished_one.notify_one();
     }
   };
   std::vector<std::thread> threads;
   for (int t = 0; t < std::min<std::int64_t>(jobs, std::max<std::size_t>(todo.size(), 1)); ++t)
     threads.emplace_back(worker);
   Progress progress(size, static_cast<std::int64_t>(finished.size()));
-  while (done < static_cast<std::int64_t>(todo.size()) && !g_interrupted) {
+  const auto all_done = [&] { return done >= static_cast<std::int64_t>(todo.size()); };
+  while (!all_done() && !g_interrupted) {
     progress.show(done, false);
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Redrawn five times a second; the last sample's end (not the next tick) ends the wait.
+    std::unique_lock<std::mutex> lock(rows_mutex);
+    finished_one.wait_for(lock, std::chrono::milliseconds(200), all_done);
   }
   for (std::thread& t : threads) t.join();
   std::signal(SIGINT, SIG_DFL);
