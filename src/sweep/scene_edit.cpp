@@ -31,8 +31,11 @@ void apply_value(const SweepParameter& parameter, const SweepValue& value, Json*
       for (const std::string& each : parameter.pointers) {
         const Json::json_pointer at(each);
         // A wrench's absent force or torque is zero: written out so one component can change.
-        Json& parent = (*scene)[at.parent_pointer()];
-        if (parent.is_null()) parent = Json::array({0, 0, 0});
+        // (An absent "settings" object is made by operator[] itself.)
+        const bool component = at.back().find_first_not_of("0123456789") == std::string::npos;
+        if (component && !scene->contains(at.parent_pointer())) {
+          (*scene)[at.parent_pointer()] = Json::array({0, 0, 0});
+        }
         (*scene)[at] = value_json(value);
       }
       return;

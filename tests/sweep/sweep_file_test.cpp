@@ -92,6 +92,22 @@ TEST(SweepFile, NamedTargetsChangeTheScene) {
             "/bodies/1/shape/half_extents/0 /bodies/1/shape/half_extents/1");
 }
 
+TEST(SweepFile, AbsentSettingsAndWrenchVectorsAreWrittenIn) {
+  // No "settings" object and a wrench without force or torque: the targets still apply.
+  const std::string scene = test::temp_file("sweep_scene_bare.json", R"({
+  "bodies": [{"name": "ball", "shape": {"type": "sphere", "radius": 0.1}}],
+  "wrenches": [{"body": "ball"}]})");
+  const Sweep sweep = parse_sweep(test::sweep_text(scene, R"(
+  "duration": 0.1,
+  "parameters": [{"target": "d", "values": [6]}, {"target": "wrench0.force.z", "values": [2]},
+                 {"target": "wrench0.torque.x", "values": [3]}])"),
+                                  "sweep.json", "");
+  const Scene s = sweep_sample(sweep, 0).scene;
+  EXPECT_EQ(s.settings.friction_directions, 6);
+  EXPECT_EQ(s.wrenches[0].force_n, Vec3(0, 0, 2));
+  EXPECT_EQ(s.wrenches[0].torque_nm, Vec3(3, 0, 0));
+}
+
 TEST(SweepFile, RandomSamplingDrawsFromTheIndexAlone) {
   const std::string members = R"(
   "duration": 0.1,
