@@ -119,11 +119,17 @@ TEST(SweepCommand, InterruptWritesTheFinishedRows) {
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  const std::string log = fresh("sweep_interrupt.log");
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = -1;
   ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
   posix_spawn_file_actions_destroy(&actions);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // Once the samples have started (after every scene is checked), a second more lets a few
+  // finish, also in a sanitizer build.
+  for (int i = 0; i < 600 && test::read_file(log).find("to run") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   kill(pid, SIGINT);
   int status = 0;
   waitpid(pid, &status, 0);
