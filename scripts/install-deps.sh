@@ -7,7 +7,8 @@
 #                                      Benchmark, Xvfb, ffmpeg and ffprobe for the videos
 #                                      of the viewer and `pivot render`, clang fuzzing,
 #                                      pytest, matplotlib and pandas for the Python
-#                                      module's tests and examples)
+#                                      module's tests and examples, Dask distributed and
+#                                      GNU parallel for the sweep runners' tests)
 set -euo pipefail
 
 packages=(
@@ -20,7 +21,8 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev libbenchmark-dev xvfb xauth ffmpeg clang-14
-             libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas)
+             libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas
+             python3-distributed parallel)
 fi
 
 missing=()

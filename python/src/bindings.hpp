@@ -34,6 +34,7 @@ void bind_scene(py::module_& m);      // Scene, load_scene, scene_from_json
 void bind_world(py::module_& m);      // World, State, StepStats, Contacts
 void bind_recording(py::module_& m);  // RecordingWriter, Recording, read_recording
 void bind_solvers(py::module_& m);    // LcpResult, solve_lcp, solve_contact_problem
+void bind_sweep(py::module_& m);      // Sweep
 
 // A (rows, cols) float64 array filled row by row: fill(i, double* row).
 template <class Fill>

@@ -18,6 +18,8 @@ void add_check_command(CLI::App& app, int* exit_code);
 void add_run_commands(CLI::App& app, int* exit_code);
 // `pivot contacts SCENE` (contacts_command.cpp).
 void add_contacts_command(CLI::App& app, int* exit_code);
+// `pivot sweep FILE` (sweep_command.cpp).
+void add_sweep_command(CLI::App& app, int* exit_code);
 
 // The --nonconvex option of `run` and `contacts`, one vocabulary for both: "max" | "sum" |
 // "off" sets *formulation, an empty text (option not given) keeps the scene's setting.

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
             "this pivot was built without the renderer; configure with -DPIVOT_BUILD_VIEWER=ON");
       });
 #endif
+  pivot::cli::add_sweep_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
