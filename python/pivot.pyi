@@ -57,6 +57,7 @@ class StepStats:
     fallbacks: int
     rescues: dict[str, int]
     recoveries: int
+    cancelled: bool  # abandoned past World(step_time_limit=...): the state is the step's start
     failures: int
     max_penetration: float  # [m]
     collision_us: float
@@ -92,7 +93,8 @@ class State:
 class World:
     """A scene's bodies moved by Stewart-Trinkle time steps (one thread per World)."""
     def __init__(self, scene: Scene, *, on_failure: str = "stop", failure_dir: str = "",
-                 warm_start: bool = True, max_pivots: int = 0) -> None: ...
+                 warm_start: bool = True, max_pivots: int = 0,
+                 step_time_limit: float = 0.0) -> None: ...
     def step(self, n: int = 1, recorder: Optional[RecordingWriter] = None) -> StepStats:
         """Takes n steps with the GIL released; returns the last one's StepStats."""
     def reset(self) -> None: ...

@@ -159,6 +159,7 @@ StepStats step_world(PyWorld& world, long n, RecordingWriterHandle* recorder) {
   py::gil_scoped_release release;
   for (long k = 0; k < n; ++k) {
     last = step_or_raise(world);
+    if (last.cancelled) break;  // nothing moved: the step ran past step_time_limit
     if (recorder) recorder->record(world);
     // Ctrl-C stops a long step(n) between steps.
     if ((k + 1) % 1024 == 0 && k + 1 < n) {
@@ -198,6 +199,8 @@ void bind_world(py::module_& m) {
           "islands each fallback stage answered: {'structural': n, 'perturbed_cover': n, "
           "'merged_duplicates': n, 'regularised': n, 'standard': n}")
       .def_readonly("recoveries", &StepStats::recoveries, "islands pushed out of a penetration")
+      .def_readonly("cancelled", &StepStats::cancelled,
+                    "the step ran past step_time_limit and was abandoned: the state is its start")
       .def_readonly("failures", &StepStats::failures,
                     "islands no method solved (on_failure='continue' only)")
       .def_readonly("max_penetration", &StepStats::max_penetration_m, "[m]")
@@ -276,7 +279,8 @@ void bind_world(py::module_& m) {
       "contact LCPs are solved by Lloyd's fast Lemke. Use one World from one thread\n"
       "at a time; separate Worlds step in parallel (step releases the GIL).")
       .def(py::init([](const LoadedScene& scene, const std::string& on_failure,
-                       const std::string& failure_dir, bool warm_start, int max_pivots) {
+                       const std::string& failure_dir, bool warm_start, int max_pivots,
+                       double step_time_limit) {
              WorldOptions options;
              if (on_failure == "stop") {
                options.on_failure = FailurePolicy::Stop;
@@ -289,17 +293,25 @@ void bind_world(py::module_& m) {
              if (max_pivots < 0) throw py::value_error("max_pivots must be >= 0");
              options.warm_start = warm_start;
              options.lemke.max_pivots = max_pivots;
+             if (!(step_time_limit >= 0.0) || !std::isfinite(step_time_limit)) {
+               throw py::value_error("step_time_limit must be finite and >= 0");
+             }
+             options.step_time_limit_s = step_time_limit;
              return PyWorld(scene.scene, options, failure_dir);
            }),
            py::arg("scene"), py::kw_only(), py::arg("on_failure") = "stop",
            py::arg("failure_dir") = "", py::arg("warm_start") = true, py::arg("max_pivots") = 0,
+           py::arg("step_time_limit") = 0.0,
            "A world at the scene's initial state. on_failure: 'stop' raises SolverFailure\n"
            "after writing the failed problem into failure_dir (default: the current directory);\n"
            "'continue' moves that island without contact impulses. warm_start hands each\n"
-           "solve the previous step's basis; max_pivots 0 picks Lemke's default limit.")
+           "solve the previous step's basis; max_pivots 0 picks Lemke's default limit.\n"
+           "step_time_limit [s]: a step whose solves run longer is abandoned (StepStats.\n"
+           "cancelled, the state unchanged) and step(n) returns; 0: no limit.")
       .def("step", &step_world, py::arg("n") = 1, py::arg("recorder") = nullptr,
            "Takes n time steps (the GIL released meanwhile) and returns the last one's\n"
-           "StepStats. With a RecordingWriter, records the state after every step.\n"
+           "StepStats (early, with cancelled set, when a step ran past step_time_limit).\n"
+           "With a RecordingWriter, records the state after every step.\n"
            "Raises SolverFailure under on_failure='stop'.")
       .def("reset", &World::reset,
            "Back to the scene's initial state; applied wrenches are cleared.")

@@ -2,6 +2,7 @@
 per material, gravity, d, method, nonconvex), each checked against what it must change."""
 
 import numpy as np
+import pytest
 import pivot
 
 
@@ -107,3 +108,19 @@ def test_scene_round_trips_through_json(scenes):
     a.step(120)
     b.step(120)
     np.testing.assert_array_equal(a.positions, b.positions)
+
+
+def test_a_step_past_its_time_limit_is_abandoned_and_changes_nothing(scenes):
+    # The resting stack's first step pivots; a limit of 1 ns has passed before the
+    # solver's first look at the clock.
+    scene = pivot.load_scene(str(scenes / "block_stack_5.json"))
+    world = pivot.World(scene, step_time_limit=1e-9)
+    before = world.positions.copy()
+    stats = world.step(5)
+    assert stats.cancelled
+    assert world.step_count == 0 and world.time == 0.0
+    np.testing.assert_array_equal(world.positions, before)
+    free = pivot.World(scene)
+    assert not free.step(5).cancelled and free.step_count == 5
+    with pytest.raises(ValueError, match="step_time_limit must be finite and >= 0"):
+        pivot.World(scene, step_time_limit=-1.0)
