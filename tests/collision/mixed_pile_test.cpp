@@ -15,9 +15,12 @@
 namespace pivot {
 namespace {
 
-// Under the sanitizers a step is about ten times slower: fewer steps, still past step 79.
+// Under the sanitizers a step is about ten times slower: fewer steps, still past step 79,
+// and short of step 95, whose island of 460 contacts stalls the reduced method at its
+// pivot limit and then fails every fallback stage: 61 s in Release, past the sanitizer
+// build's 300 s test timeout (issue 21, items 2 and 3; docs/benchmarks.md, "Piles").
 #if defined(__SANITIZE_ADDRESS__)
-constexpr int kSteps = 100;
+constexpr int kSteps = 90;
 #else
 constexpr int kSteps = 200;
 #endif
