@@ -42,13 +42,13 @@ def run(path, client, out, resume=False, chunk_size=0, failure_dir="", progress=
     sweep.validate()  # a scene the sweep makes invalid is an error before any task starts
     rows = sweep.read_table(out) if resume and os.path.exists(out) else []
     done = {int(row[0]) for row in rows}
-    todo = [i for i in range(len(sweep)) if i not in done]
+    pending = [i for i in range(len(sweep)) if i not in done]
     if chunk_size <= 0:
         # Several chunks per worker thread so a lost worker costs little and loads balance.
         threads = max(1, sum(client.nthreads().values()))
-        chunk_size = max(1, len(todo) // (8 * threads))
-    parts = chunks(todo, chunk_size)
-    print(f"pivot.sweep: {len(sweep)} samples, {len(todo)} to run in {len(parts)} tasks",
+        chunk_size = max(1, len(pending) // (8 * threads))
+    parts = chunks(pending, chunk_size)
+    print(f"pivot.sweep: {len(sweep)} samples, {len(pending)} to run in {len(parts)} tasks",
           file=progress)
     from distributed import as_completed
 

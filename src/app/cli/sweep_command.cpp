@@ -110,16 +110,16 @@ int run_sweep(const SweepOptions& o) {
   if (o.resume && std::filesystem::exists(out)) rows = read_sweep_table(sweep, out);
   std::set<std::int64_t> finished;
   for (const auto& row : rows) finished.insert(std::stoll(row[0]));
-  std::vector<std::int64_t> todo;
+  std::vector<std::int64_t> pending;
   const std::int64_t size = sweep_size(sweep);
   for (std::int64_t i = 0; i < size; ++i) {
-    if (!finished.count(i)) todo.push_back(i);
+    if (!finished.count(i)) pending.push_back(i);
   }
   if (!o.failure_dir.empty()) std::filesystem::create_directories(o.failure_dir);
 
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::fprintf(stderr, "sweep: %lld samples, %zu to run (%zu already in %s), %d jobs\n",
-               static_cast<long long>(size), todo.size(), finished.size(), out.c_str(), jobs);
+               static_cast<long long>(size), pending.size(), finished.size(), out.c_str(), jobs);
   std::atomic<std::size_t> next{0};
   std::atomic<std::int64_t> done{0};
   std::mutex rows_mutex;
@@ -129,9 +129,9 @@ int run_sweep(const SweepOptions& o) {
   auto worker = [&] {
     while (!g_interrupted) {
       const std::size_t k = next++;
-      if (k >= todo.size()) return;
+      if (k >= pending.size()) return;
       try {
-        std::vector<std::string> row = run_sweep_sample(sweep, todo[k], o.failure_dir);
+        std::vector<std::string> row = run_sweep_sample(sweep, pending[k], o.failure_dir);
         const std::lock_guard<std::mutex> lock(rows_mutex);
         rows.push_back(std::move(row));
       } catch (...) {
@@ -144,10 +144,10 @@ int run_sweep(const SweepOptions& o) {
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < std::min<std::int64_t>(jobs, std::max<std::size_t>(todo.size(), 1)); ++t)
+  for (int t = 0; t < std::min<std::int64_t>(jobs, std::max<std::size_t>(pending.size(), 1)); ++t)
     threads.emplace_back(worker);
   Progress progress(size, static_cast<std::int64_t>(finished.size()));
-  const auto all_done = [&] { return done >= static_cast<std::int64_t>(todo.size()); };
+  const auto all_done = [&] { return done >= static_cast<std::int64_t>(pending.size()); };
   while (!all_done() && !g_interrupted) {
     progress.show(done, false);
     // Redrawn five times a second; the last sample's end (not the next tick) ends the wait.
