@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -86,6 +88,22 @@ constexpr double kDeterminate = 1e3;
 // On block_stack_rotated_5's hour (d = 4) four flips left 11 fallbacks and a failed step,
 // sixteen none: a drift in one face can move the unloaded corner of each face above it.
 constexpr int kWarmRepairs = 16;
+
+// Restarts from Step 0 with another covering vector after the path has cycled
+// (pivot_to_solution), before the solve ends as a numerical failure.
+constexpr int kCycleRestarts = 3;
+// Their covering entries are spread over [1, 1 + this), as the fallback chain's
+// PerturbedCover stage: enough to order every tie of coplanar corners differently.
+constexpr double kCycleCoverSpread = 0.1;
+
+// A pseudo-random 64-bit key per integer (splitmix64's finaliser): the XOR of the keys of a
+// basis's members is its signature (Zobrist hashing), updated in O(1) per pivot.
+std::uint64_t signature_key(std::uint64_t k) {
+  k += 0x9e3779b97f4a7c15ULL;
+  k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  k = (k ^ (k >> 27)) * 0x94d049bb133111ebULL;
+  return k ^ (k >> 31);
+}
 
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
@@ -186,6 +204,7 @@ class FastLemke {
   bool warm_answer(const ContactProblem& problem, const LcpBasis& warm, LcpResult* result);
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(int* pivots);
+  std::optional<LcpStatus> cycled();
   void bound_row(int k);
   Blocking blocks(int k);
   bool z0_step_feasible(int first);
@@ -198,6 +217,7 @@ class FastLemke {
   int n_, d_, size_;
   bool reduced_;
   double cover_perturbation_;  // c_k of Step 0 is 1 + this times u_k (start_basis)
+  int cover_seed_ = 0;         // offset of the sequence u_k, changed at each cycle restart
   double tol_;
   double noise_ = 0.0;  // relative zero threshold of the current basis, >= tol_
   double slack_ = 0.0;  // how far below zero z0's last step may leave a row (pivot_to_solution)
@@ -854,7 +874,7 @@ void FastLemke::start_basis() {
   // vertices (the fallback chain's PerturbedCover stage).
   c_ = VecX::Ones(size_);
   for (int k = 0; k < size_ && cover_perturbation_ > 0.0; ++k) {
-    c_[k] += cover_perturbation_ * std::fmod(0.5 + 0.6180339887498949 * k, 1.0);
+    c_[k] += cover_perturbation_ * std::fmod(0.5 + 0.6180339887498949 * (k + cover_seed_), 1.0);
   }
   zval_ = VecX::Zero(size_);
   zmag_ = VecX::Zero(size_);
@@ -868,9 +888,20 @@ void FastLemke::start_basis() {
   path_.clear();
 }
 
+// A cycle found: nullopt asks run() for a restart from Step 0 with covering entries spread
+// another way (the reduced method keeps its active contacts), which orders the degenerate
+// vertex's ties anew; after kCycleRestarts the solve fails, for the fallback chain.
+std::optional<LcpStatus> FastLemke::cycled() {
+  if (stats_.cycle_restarts == kCycleRestarts) return LcpStatus::NumericalFailure;
+  ++stats_.cycle_restarts;
+  cover_perturbation_ = std::max(cover_perturbation_, kCycleCoverSpread);
+  cover_seed_ += 7919;  // any offset: the golden-ratio sequence from another start
+  return std::nullopt;
+}
+
 // Lemke's method from Step 0 to a complementary basis or another end; nullopt asks for a
 // restart: a contact could only be added with a covering entry above kMaxCover, and it is
-// now marked active. Counts the pivots into *pivots.
+// now marked active, or the path cycled (cycled()). Counts the pivots into *pivots.
 std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
@@ -893,9 +924,31 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   z0_basic_ = true;
   driving_is_z_ = true;
   ++*pivots;
+  // Cycle detection. Lemke's path cannot meet a basis twice in exact arithmetic, but ties
+  // decided within round-off can lead it back: on a 20-box pile (issue 21) a friction row of
+  // one of a face's four coplanar corners left at a degenerate vertex where the rows' values
+  // were -5e-12 (inside the leaving slack), and the path retraced its last 130 pivots, then
+  // turned again at the other end: a period of 262 pivots, repeated to the pivot limit
+  // (186,650 pivots, 14 s). Brent's method (1980) on the basis signature finds a cycle of
+  // period p entered after t pivots within about 2 max(t, p) pivots, in O(1) memory.
+  std::uint64_t z_keys = 0;  // XOR of the keys of the basic z
+  std::uint64_t mark = 0;    // the signature Brent's method compares with
+  long long window = 1, since_mark = 0;
   while (true) {
     if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
     if (stop_()) return LcpStatus::Cancelled;
+    // The basis, its driving variable and the reduced method's active set decide every
+    // later pivot, so a repeated signature is a cycle (up to a 2^-64 collision, which only
+    // costs a restart).
+    const std::uint64_t signature = z_keys ^ signature_key(size_ + r_) ^
+                                    (driving_is_z_ ? signature_key(2 * size_) : 0) ^
+                                    signature_key(3 * size_ + stats_.activated_contacts);
+    if (signature == mark && !std::getenv("NOCYCLE")) return cycled();
+    if (++since_mark == window) {
+      mark = signature;
+      window *= 2;
+      since_mark = 0;
+    }
     const auto t0 = Clock::now();
     const bool ok = build_basis();
     stats_.factor_time_us += microseconds_since(t0);
@@ -914,6 +967,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
         case Activation::Added:
           break;
         case Activation::Restart:
+          ++stats_.restarts;
           return std::nullopt;
         case Activation::Failed:
           return LcpStatus::NumericalFailure;
@@ -1005,6 +1059,8 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
       leaving = lexicographic_min(mval_);
     }
     // Pivot: the driving variable enters, the blocking one leaves and its complement drives.
+    if (driving_is_z_) z_keys ^= signature_key(r_);
+    if (state_[leaving] == Pair::ZBasic) z_keys ^= signature_key(leaving);
     state_[r_] = driving_is_z_ ? Pair::ZBasic : Pair::WBasic;
     driving_is_z_ = state_[leaving] == Pair::WBasic;
     state_[leaving] = Pair::Neither;
@@ -1026,13 +1082,13 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
   }
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   std::optional<LcpStatus> status;
-  // Reduced: each restart adds at least one contact to the starting set, so there are at
-  // most n; the pivots of every attempt count.
+  // Reduced: each restart for a large covering entry adds at least one contact to the
+  // starting set, so there are at most n; cycle restarts at most kCycleRestarts. The pivots
+  // of every attempt count.
   while (true) {
     start_basis();
     status = pivot_to_solution(&result.pivots);
     if (status) break;
-    ++stats_.restarts;
   }
   result.status = *status;
   if (result.status == LcpStatus::Solved) {

@@ -14,6 +14,7 @@
 #include "pivot/lcp.hpp"
 #include "support/lloyd_problems.hpp"
 #include "support/random_contact_problems.hpp"
+#include "support/shipped_problem.hpp"
 
 namespace pivot {
 namespace {
@@ -317,6 +318,23 @@ TEST(LemkeFast, ReducedRestartsInsteadOfAddingAContactWithAHugeCover) {
     EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted)
         << c.blocks << " blocks, seed " << c.seed;
   }
+}
+
+// Regression (issue 21): 13 contacts of 4 boxes cut from step 93 of a 40-box pile. Past a
+// degenerate vertex, where a row's m' within round-off of zero let its value drift to
+// -1e-17 and the next pivot took it at ratio zero, the reduced method's path went down
+// and back up through the same points, a cycle of 14 pivots, until the pivot limit (3950
+// pivots; the island of 622 contacts it was cut from: 186,650 pivots and 14 s). The cycle
+// is now found, and a restart from another covering vector solves.
+TEST(LemkeFast, ReducedRestartsAfterItsPathCycles) {
+  const ContactProblem p = test::shipped_contact_problem("lcp/soak/pile_40_step93_cycle.contact");
+  const FastLemkeResult r = solve_lemke_fast(p, LcpMethod::Reduced);
+  ASSERT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(r.lcp.status);
+  EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted);
+  EXPECT_EQ(r.stats.cycle_restarts, 1);
+  // Brent's method finds a cycle of period p entered after t pivots within about
+  // 2 max(t, p): here about 2 x 92, then a restart of about the structural path's 75.
+  EXPECT_LT(r.lcp.pivots, 400);
 }
 
 TEST(LemkeFast, ReportsPivotLimitAndReturnsSolutionOfTrivialProblem) {

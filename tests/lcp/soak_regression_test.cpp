@@ -72,6 +72,14 @@ INSTANTIATE_TEST_SUITE_P(SteppedScene, SoakRegression,
                                            SoakCase{"block_into_hole_step41.contact", kReduced}),
                          case_name);
 
+// Not from the soak: 13 contacts of 4 boxes from step 93 of issue 21's 40-box pile, on
+// which the reduced method's path cycled (lemke_fast_test.cpp, ReducedRestartsAfterItsPathCycles).
+INSTANTIATE_TEST_SUITE_P(Pile, SoakRegression,
+                         ::testing::Values(SoakCase{"pile_40_step93_cycle.contact", kStandard},
+                                           SoakCase{"pile_40_step93_cycle.contact", kStructural},
+                                           SoakCase{"pile_40_step93_cycle.contact", kReduced}),
+                         case_name);
+
 // A Lemke path longer than the default budget of 50 (size + 1) = 8050 pivots: the standard
 // and structural methods both take exactly 8152 pivots (the same path, found by two
 // different linear algebras), the reduced method fewer. The default budget stops them;
