@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -89,12 +88,12 @@ constexpr double kDeterminate = 1e3;
 // sixteen none: a drift in one face can move the unloaded corner of each face above it.
 constexpr int kWarmRepairs = 16;
 
-// Restarts from Step 0 with another covering vector after the path has cycled
-// (pivot_to_solution), before the solve ends as a numerical failure.
-constexpr int kCycleRestarts = 3;
+// Restarts from Step 0 with another covering vector after a numerical failure of the path
+// (another_cover), before the solve ends as one.
+constexpr int kCoverRestarts = 3;
 // Their covering entries are spread over [1, 1 + this), as the fallback chain's
 // PerturbedCover stage: enough to order every tie of coplanar corners differently.
-constexpr double kCycleCoverSpread = 0.1;
+constexpr double kRestartCoverSpread = 0.1;
 
 // A pseudo-random 64-bit key per integer (splitmix64's finaliser): the XOR of the keys of a
 // basis's members is its signature (Zobrist hashing), updated in O(1) per pivot.
@@ -204,7 +203,8 @@ class FastLemke {
   bool warm_answer(const ContactProblem& problem, const LcpBasis& warm, LcpResult* result);
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(int* pivots);
-  std::optional<LcpStatus> cycled();
+  bool another_cover();
+  bool final_answer(const ContactProblem& problem, LcpResult* result);
   void bound_row(int k);
   Blocking blocks(int k);
   bool z0_step_feasible(int first);
@@ -217,7 +217,7 @@ class FastLemke {
   int n_, d_, size_;
   bool reduced_;
   double cover_perturbation_;  // c_k of Step 0 is 1 + this times u_k (start_basis)
-  int cover_seed_ = 0;         // offset of the sequence u_k, changed at each cycle restart
+  int cover_seed_ = 0;  // offset of the sequence u_k, changed at each restart by another_cover
   double tol_;
   double noise_ = 0.0;  // relative zero threshold of the current basis, >= tol_
   double slack_ = 0.0;  // how far below zero z0's last step may leave a row (pivot_to_solution)
@@ -888,20 +888,24 @@ void FastLemke::start_basis() {
   path_.clear();
 }
 
-// A cycle found: nullopt asks run() for a restart from Step 0 with covering entries spread
-// another way (the reduced method keeps its active contacts), which orders the degenerate
-// vertex's ties anew; after kCycleRestarts the solve fails, for the fallback chain.
-std::optional<LcpStatus> FastLemke::cycled() {
-  if (stats_.cycle_restarts == kCycleRestarts) return LcpStatus::NumericalFailure;
-  ++stats_.cycle_restarts;
-  cover_perturbation_ = std::max(cover_perturbation_, kCycleCoverSpread);
+// Prepares a restart from Step 0 with covering entries spread another way (the reduced
+// method keeps its active contacts), which orders the degenerate vertices' ties anew. For
+// every numerical failure of a path: one that cycled, met a singular basis, or ended on a
+// basis whose answer the acceptance check refuses (values off by 2e-7 on an ill-conditioned
+// final basis of a 28-box pile's island, issue 21, solved in 944 pivots after one restart
+// where the structural method took 19,493). False after kCoverRestarts: the solve fails,
+// for the fallback chain.
+bool FastLemke::another_cover() {
+  if (stats_.cover_restarts == kCoverRestarts) return false;
+  ++stats_.cover_restarts;
+  cover_perturbation_ = std::max(cover_perturbation_, kRestartCoverSpread);
   cover_seed_ += 7919;  // any offset: the golden-ratio sequence from another start
-  return std::nullopt;
+  return true;
 }
 
 // Lemke's method from Step 0 to a complementary basis or another end; nullopt asks for a
 // restart: a contact could only be added with a covering entry above kMaxCover, and it is
-// now marked active, or the path cycled (cycled()). Counts the pivots into *pivots.
+// now marked active. Counts the pivots into *pivots.
 std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
@@ -943,7 +947,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     const std::uint64_t signature = z_keys ^ signature_key(size_ + r_) ^
                                     (driving_is_z_ ? signature_key(2 * size_) : 0) ^
                                     signature_key(3 * size_ + stats_.activated_contacts);
-    if (signature == mark && !std::getenv("NOCYCLE")) return cycled();
+    if (signature == mark) return LcpStatus::NumericalFailure;  // run() tries another cover
     if (++since_mark == window) {
       mark = signature;
       window *= 2;
@@ -1068,6 +1072,18 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   }
 }
 
+// The answer of the basis a path ended on (complementary, or with z0 vanished): Lloyd (31)
+// solved afresh, completed by finish(). True when the acceptance check takes it.
+bool FastLemke::final_answer(const ContactProblem& problem, LcpResult* result) {
+  const auto t0 = Clock::now();
+  const bool ok = build_basis();
+  stats_.factor_time_us += microseconds_since(t0);
+  if (!ok) return false;
+  solve(Rhs{Rhs::Q, -1, 1.0});
+  finish(result);
+  return check_contact_solution(problem, result->z).accepted;
+}
+
 FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& warm,
                                Clock::time_point start) {
   FastLemkeResult out;
@@ -1080,31 +1096,22 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     out.stats = stats_;
     return out;
   }
-  const Rhs q_rhs{Rhs::Q, -1, 1.0};
   std::optional<LcpStatus> status;
+  bool refused = false;  // the path ended, but on an answer the acceptance check refuses
   // Reduced: each restart for a large covering entry adds at least one contact to the
-  // starting set, so there are at most n; cycle restarts at most kCycleRestarts. The pivots
-  // of every attempt count.
+  // starting set, so there are at most n; another_cover() allows kCoverRestarts more. The
+  // pivots of every attempt count.
   while (true) {
     start_basis();
     status = pivot_to_solution(&result.pivots);
-    if (status) break;
+    if (!status) continue;
+    refused = *status == LcpStatus::Solved && !final_answer(problem, &result);
+    if (refused) status = LcpStatus::NumericalFailure;  // result holds that answer
+    if (*status == LcpStatus::NumericalFailure && another_cover()) continue;
+    break;
   }
   result.status = *status;
-  if (result.status == LcpStatus::Solved) {
-    if (result.pivots > 0) {
-      const auto t0 = Clock::now();
-      const bool ok = build_basis();
-      stats_.factor_time_us += microseconds_since(t0);
-      if (ok) {
-        solve(q_rhs);
-      } else {
-        result.status = LcpStatus::NumericalFailure;
-      }
-    }
-    if (result.status == LcpStatus::Solved) finish(&result);
-  }
-  if (result.status != LcpStatus::Solved) {
+  if (result.status != LcpStatus::Solved && !refused) {
     // Not a solution: report the last basic z values (z0 dropped) for diagnosis, with their
     // w = M z + q as the standard method does, so that what fails to hold is the sign or
     // complementarity conditions, not an apparent residual of 1 (`pivot lcp solve` printed
@@ -1116,9 +1123,6 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     result.w = contact_lcp_w(problem, result.z);
   }
   result.solve_time_us = microseconds_since(start);
-  if (result.status == LcpStatus::Solved && !check_contact_solution(problem, result.z).accepted) {
-    result.status = LcpStatus::NumericalFailure;
-  }
   if (result.status == LcpStatus::Solved) {
     result.basis.z_basic.resize(size_);
     for (int k = 0; k < size_; ++k) result.basis.z_basic[k] = state_[k] == Pair::ZBasic;

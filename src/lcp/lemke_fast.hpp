@@ -15,7 +15,7 @@ struct FastLemkeStats {
   long long largest_dense_entries = 0;  // rows*cols of the largest dense matrix allocated
   int activated_contacts = 0;           // Reduced: contacts whose friction rows were added
   int restarts = 0;                     // Reduced: restarts with more contacts active from Step 0
-  int cycle_restarts = 0;               // restarts from another covering vector after a cycle
+  int cover_restarts = 0;  // restarts from another covering vector: a cycle, an answer refused
   int tie_breaks = 0;                   // ratio-test ties resolved lexicographically
   int inverse_columns = 0;              // columns of B^-1 computed for those ties
   int warm_repairs = 0;                 // flips that made the warm start's basis an answer

@@ -308,7 +308,9 @@ DenseLcp read_plane_lcp(const MatX& M, const VecX& q, const NonconvexLayout& lay
 // The plane LCP (M_p, q_p) of a max formulation, in the layout's plane order (sides group
 // by group, then the convex planes): its rows w_p = M_p z_p + q_p, and Lemke on the planes
 // a selection keeps. Dense for a given (M, q); structural for a contact problem, where
-// Lloyd's fast Lemke solves each selection and M_p is never formed.
+// Lloyd's fast Lemke solves each selection and M_p is never formed, with the fallback chain
+// of a convex island behind it: a selection that fails numerically is no answer, and the
+// search cannot repair it (on a 28-box pile, 864 selections failed alike, issue 21).
 class PlaneLcp {
  public:
   virtual ~PlaneLcp() = default;
@@ -374,7 +376,7 @@ class ContactPlanes final : public PlaneLcp {
       kept.normal.push_back(planes_.normal[k]);
       for (int j = 0; j < d; ++j) kept.friction.push_back(planes_.friction[k * d + j]);
     }
-    LcpResult r = solve_contact(kept, method_, options_);
+    LcpResult r = solve_contact_with_fallback(kept, method_, options_).result;
     if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
     return r;
   }

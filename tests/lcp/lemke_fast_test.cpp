@@ -331,7 +331,7 @@ TEST(LemkeFast, ReducedRestartsAfterItsPathCycles) {
   const FastLemkeResult r = solve_lemke_fast(p, LcpMethod::Reduced);
   ASSERT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(r.lcp.status);
   EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted);
-  EXPECT_EQ(r.stats.cycle_restarts, 1);
+  EXPECT_EQ(r.stats.cover_restarts, 1);
   // Brent's method finds a cycle of period p entered after t pivots within about
   // 2 max(t, p): here about 2 x 92, then a restart of about the structural path's 75.
   EXPECT_LT(r.lcp.pivots, 400);
