@@ -15,15 +15,10 @@
 namespace pivot {
 namespace {
 
-// Under the sanitizers a step is about ten times slower: fewer steps, still past step 79,
-// and short of step 95, whose island of 460 contacts stalls the reduced method at its
-// pivot limit and then fails every fallback stage: 61 s in Release, past the sanitizer
-// build's 300 s test timeout (issue 21, items 2 and 3; docs/benchmarks.md, "Piles").
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kSteps = 90;
-#else
+// Past step 79 (the abort) and step 95, whose island of 460 contacts once cycled the
+// reduced method to its pivot limit and then failed every fallback stage (64 s in Release;
+// issue 21, items 2 and 3): now about 1 s in Release.
 constexpr int kSteps = 200;
-#endif
 
 // n bodies (box, cylinder, sphere in turn; density 500 kg/m^3) over the ground, one every
 // 25 cm upward from 20 cm, within 5 cm of the vertical axis, turned at random.
@@ -65,14 +60,7 @@ Scene mixed_pile(int n, unsigned seed) {
 }
 
 TEST(MixedPile, TwentyFiveBoxesCylindersAndSpheresDropWithoutAbortOrThrow) {
-  WorldOptions options;
-  options.on_failure = FailurePolicy::Continue;  // the solver's failures are issue 21's items 1-3
-  Scene scene_in = mixed_pile(25, 1);
-  // Default settings but one: with the max formulation the group search of this pile
-  // took 331,384 pivots (16 s) at step 71, issue 21's item 3. The collision stage, this
-  // test's subject, is the same under both formulations.
-  scene_in.settings.nonconvex = NonconvexFormulation::Off;
-  World world(scene_in, options);
+  World world(mixed_pile(25, 1));  // default settings: a failed solve throws
   const Scene& scene = world.scene();
   auto is_cylinder = [&](int b) { return std::holds_alternative<Cylinder>(scene.bodies[b].shape); };
   int cylinder_contacts = 0;  // between a cylinder and another dropped body
