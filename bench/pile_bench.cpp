@@ -8,9 +8,11 @@
 //              SCENE...
 //
 // A plain program, not Google Benchmark: a pile may not finish. Pivot's step runs under
-// WorldOptions::step_time_limit_s (--step-limit, default 5 s: a step whose solves run
-// longer is abandoned) and each engine's run under --wall-limit per scene (default 60 s);
-// a run that ends early says how many steps it did and why it stopped. Failed steps are
+// WorldOptions::step_time_limit_s (--step-limit S: a step whose solves run longer is
+// abandoned; default 0, no cap but the wall limit's) and each engine's run under
+// --wall-limit per scene (default 60 s, which also caps Pivot's step); a run that ends
+// early says how many steps it did and why it stopped. The slowest step is named, since a
+// pile's time tends to go to a few steps. Failed steps are
 // islands no method solved (FailurePolicy::Continue: the run goes on without their
 // impulses). The last line is the least-squares slope of log(solve time per step) against
 // log(bodies) over the scenes with 20 to 160 bodies that ran to the end.
@@ -40,7 +42,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   double seconds = 10.0;
-  double step_limit_s = 5.0;
+  double step_limit_s = 0.0;  // 0: a step may take what is left of the wall limit
   double wall_limit_s = 60.0;
   std::optional<NonconvexFormulation> nonconvex;  // absent: the scene's
   std::vector<std::string> scenes;
@@ -84,24 +86,28 @@ int quantile(std::vector<int> v, double q) {
 Run run_pivot(const Scene& scene, const Options& options) {
   WorldOptions world_options;
   world_options.on_failure = FailurePolicy::Continue;
-  world_options.step_time_limit_s = options.step_limit_s;
   World world(scene, world_options);
   Run run;
   run.steps_planned = static_cast<int>(options.seconds / scene.settings.time_step_s + 0.5);
   const Clock::time_point t0 = Clock::now();
-  std::map<int, int> per_island;  // island => contacts and group sides, this step
+  std::map<int, int> per_island;  // island => contacts and groups, this step
   while (run.steps_done < run.steps_planned) {
     if (seconds_since(t0) > options.wall_limit_s) {
       run.stopped = "wall limit";
       break;
     }
+    // The step's budget: the step limit, or what is left of the run's, so that the wall
+    // limit bounds the run even when a step stalls.
+    const double left_s = options.wall_limit_s - seconds_since(t0);
+    world.options().step_time_limit_s =
+        options.step_limit_s > 0 ? std::min(options.step_limit_s, left_s) : left_s;
     const Clock::time_point s0 = Clock::now();
     const StepStats& stats = world.step();
     const double step_s = seconds_since(s0);
     if (stats.cancelled) {
       char why[160];
       std::snprintf(why, sizeof(why),
-                    "step %d (t = %.2f s) over the step limit (%.1f s; %d contacts, %d groups, "
+                    "step %d (t = %.2f s) abandoned after %.1f s (%d contacts, %d groups, "
                     "%d islands)",
                     run.steps_done, run.steps_done * scene.settings.time_step_s, step_s,
                     stats.contacts, stats.groups, stats.islands);
@@ -118,7 +124,9 @@ Run run_pivot(const Scene& scene, const Options& options) {
     run.failed_steps += stats.failures > 0 ? 1 : 0;
     per_island.clear();
     for (const ContactImpulse& impulse : world.impulses()) ++per_island[impulse.island];
-    for (const ContactImpulse& impulse : world.side_impulses()) ++per_island[impulse.island];
+    for (const ContactImpulse& impulse : world.side_impulses()) {
+      per_island[impulse.island] += impulse.side == 0 ? 1 : 0;  // a group once, not per side
+    }
     for (const auto& [island, n] : per_island) {
       run.island_contacts += n;
       run.max_island_contacts = std::max(run.max_island_contacts, n);
@@ -178,6 +186,15 @@ void print_row(const std::string& scene, int bodies, const char* engine, const R
                 n > 0 ? sum(run.step_s, n) / std::max(sum(pivot->step_s, n), 1e-12) : 0.0);
   } else {
     std::printf(" - |");
+  }
+  const auto slowest = std::max_element(run.step_s.begin(), run.step_s.end());
+  if (slowest == run.step_s.end()) {
+    std::printf(" - |");
+  } else {
+    const auto k = static_cast<std::size_t>(slowest - run.step_s.begin());
+    std::printf(" %zu: %.3g s", k, *slowest);
+    if (!run.pivots.empty()) std::printf(", %d pivots", run.pivots[k]);
+    std::printf(" |");
   }
   if (run.pivots.empty()) {
     std::printf(" - | - |");
@@ -255,9 +272,11 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "| scene | bodies | engine | steps done / planned | stopped by | steps/s | solve [ms/step] | "
-      "ODE time / Pivot's, same steps | pivots per step: median / p99 / max | contacts per island: "
-      "mean (max) | contacts per step: mean (max) | max penetration [mm] | failed steps |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "ODE time / Pivot's, same steps | slowest step: index, wall, pivots | pivots per step: "
+      "median / p99 / max | contacts and groups "
+      "per island: mean (max) | contacts per step: mean (max) | max penetration [mm] | failed "
+      "steps |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::vector<std::pair<double, double>> pivot_slope, ode_slope;
   for (const std::string& file : options.scenes) {
     Scene scene;

@@ -4,7 +4,8 @@
 # grid with bench/pile_scene.py, and steps each with Pivot and ODE's dWorldStep, once per
 # nonconvex formulation. Prints the tables; docs/benchmarks.md records them by hand.
 #   scripts/bench-piles.sh [--nonconvex "off max"] [pile_bench options...]
-# pile_bench's defaults: --seconds 10 --step-limit 5 --wall-limit 60 (per scene and engine).
+# pile_bench's defaults: --seconds 10 --wall-limit 60 (per scene and engine, also capping
+# Pivot's step), --step-limit 0 (no cap of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modes="off max"
