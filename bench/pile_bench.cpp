@@ -53,12 +53,13 @@ struct Run {
   int steps_planned = 0;
   int steps_done = 0;
   std::string stopped;          // empty: ran to the end
+  double abandoned_s = 0;       // wall time of the step abandoned at the end, if any
   std::vector<double> step_s;   // wall time of each step
   std::vector<double> solve_s;  // Pivot: its solve stage; ODE: the whole step
   std::vector<int> pivots;      // Pivot only
   double contacts = 0;          // summed over steps
   int max_contacts_per_step = 0;
-  double island_contacts = 0;  // Pivot: summed over islands of every step
+  double island_contacts = 0;  // Pivot: contacts and groups, summed over islands and steps
   int islands = 0;             // Pivot: summed over steps
   int max_island_contacts = 0;
   double max_penetration_m = 0;
@@ -105,6 +106,7 @@ Run run_pivot(const Scene& scene, const Options& options) {
     const StepStats& stats = world.step();
     const double step_s = seconds_since(s0);
     if (stats.cancelled) {
+      run.abandoned_s = step_s;
       char why[160];
       std::snprintf(why, sizeof(why),
                     "step %d (t = %.2f s) abandoned after %.1f s (%d contacts, %d groups, "
@@ -174,7 +176,7 @@ std::string base_name(const std::string& path) {
 
 void print_row(const std::string& scene, int bodies, const char* engine, const Run& run,
                const Run* pivot) {
-  const double wall = sum(run.step_s, run.step_s.size());
+  const double wall = sum(run.step_s, run.step_s.size()) + run.abandoned_s;
   const double steps = std::max(run.steps_done, 1);
   std::printf("| %s | %d | %s | %d / %d | %s | %.0f | %.3g |", scene.c_str(), bodies, engine,
               run.steps_done, run.steps_planned, run.stopped.empty() ? "-" : run.stopped.c_str(),
