@@ -99,20 +99,20 @@ Run run_pivot(const Scene& scene, const Options& options) {
     }
     // The step's budget: the step limit, or what is left of the run's, so that the wall
     // limit bounds the run even when a step stalls.
-    const double left_s = options.wall_limit_s - seconds_since(t0);
-    world.options().step_time_limit_s =
-        options.step_limit_s > 0 ? std::min(options.step_limit_s, left_s) : left_s;
+    const double left_s = std::max(options.wall_limit_s - seconds_since(t0), 1e-3);
+    const bool wall_bound = options.step_limit_s <= 0 || left_s < options.step_limit_s;
+    world.options().step_time_limit_s = wall_bound ? left_s : options.step_limit_s;
     const Clock::time_point s0 = Clock::now();
     const StepStats& stats = world.step();
     const double step_s = seconds_since(s0);
     if (stats.cancelled) {
       run.abandoned_s = step_s;
-      char why[160];
+      char why[192];
       std::snprintf(why, sizeof(why),
-                    "step %d (t = %.2f s) abandoned after %.1f s (%d contacts, %d groups, "
-                    "%d islands)",
+                    "step %d (t = %.2f s) abandoned after %.1f s at the %s limit (%d contacts, "
+                    "%d groups, %d islands)",
                     run.steps_done, run.steps_done * scene.settings.time_step_s, step_s,
-                    stats.contacts, stats.groups, stats.islands);
+                    wall_bound ? "wall" : "step", stats.contacts, stats.groups, stats.islands);
       run.stopped = why;
       break;
     }
