@@ -9,6 +9,9 @@
 #                                      pytest, matplotlib and pandas for the Python
 #                                      module's tests and examples, Dask distributed and
 #                                      GNU parallel for the sweep runners' tests)
+#   scripts/install-deps.sh --bench    also the benchmarks' peer engines, used only with
+#                                      -DPIVOT_BENCH_PEERS=ON (ODE for step_bench and
+#                                      pile_bench, DART for those and lcp_bench)
 set -euo pipefail
 
 packages=(
@@ -19,10 +22,13 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   pybind11-dev python3-dev python3-numpy
 )
-if [[ "${1:-}" == "--test" ]]; then
+if [[ "${1:-}" == "--test" || "${1:-}" == "--bench" ]]; then
   packages+=(libgtest-dev libbenchmark-dev xvfb xauth ffmpeg clang-14
              libclang-rt-14-dev python3-pytest python3-matplotlib python3-pandas
              python3-distributed parallel)
+fi
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(libode-dev libdart-dev)
 fi
 
 missing=()
