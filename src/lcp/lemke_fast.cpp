@@ -88,13 +88,6 @@ constexpr double kDeterminate = 1e3;
 // sixteen none: a drift in one face can move the unloaded corner of each face above it.
 constexpr int kWarmRepairs = 16;
 
-// Restarts from Step 0 with another covering vector after a numerical failure of the path
-// (another_cover), before the solve ends as one.
-constexpr int kCoverRestarts = 3;
-// Their covering entries are spread over [1, 1 + this), as the fallback chain's
-// PerturbedCover stage: enough to order every tie of coplanar corners differently.
-constexpr double kRestartCoverSpread = 0.1;
-
 // A pseudo-random 64-bit key per integer (splitmix64's finaliser): the XOR of the keys of a
 // basis's members is its signature (Zobrist hashing), updated in O(1) per pivot.
 std::uint64_t signature_key(std::uint64_t k) {
@@ -868,14 +861,9 @@ void FastLemke::start_basis() {
     for (int j = 0; j < d_; ++j) state_[phi_index(i, j)] = Pair::WBasic;
     state_[lambda_index(i)] = Pair::WBasic;
   }
-  // Any positive covering vector starts a valid path (Cottle-Pang-Stone 4.4.5); a
-  // perturbed one, 1 + p u_k with u_k the golden-ratio sequence in [0, 1), breaks the exact
-  // ties of coplanar contacts differently and leads another way through the degenerate
-  // vertices (the fallback chain's PerturbedCover stage).
-  c_ = VecX::Ones(size_);
-  for (int k = 0; k < size_ && cover_perturbation_ > 0.0; ++k) {
-    c_[k] += cover_perturbation_ * std::fmod(0.5 + 0.6180339887498949 * (k + cover_seed_), 1.0);
-  }
+  // Ones, or spread (the fallback chain's PerturbedCover stage, another_cover): another way
+  // through the degenerate vertices.
+  c_ = spread_cover(size_, cover_perturbation_, cover_seed_);
   zval_ = VecX::Zero(size_);
   zmag_ = VecX::Zero(size_);
   qval_ = VecX::Zero(size_);
@@ -899,7 +887,7 @@ bool FastLemke::another_cover() {
   if (stats_.cover_restarts == kCoverRestarts) return false;
   ++stats_.cover_restarts;
   cover_perturbation_ = std::max(cover_perturbation_, kRestartCoverSpread);
-  cover_seed_ += 7919;  // any offset: the golden-ratio sequence from another start
+  cover_seed_ += kCoverSeedStep;
   return true;
 }
 

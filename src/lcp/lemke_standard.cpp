@@ -18,6 +18,14 @@ namespace pivot {
 
 int default_max_pivots(int n) { return 50 * (n + 1); }
 
+VecX spread_cover(int n, double spread, int seed) {
+  VecX c = VecX::Ones(n);
+  for (int k = 0; k < n && spread > 0.0; ++k) {
+    c[k] += spread * std::fmod(0.5 + 0.6180339887498949 * (k + seed), 1.0);
+  }
+  return c;
+}
+
 int initial_leaving_row(const VecX& q_over_c, double tol, std::vector<int>* ties) {
   const double q_min = q_over_c.minCoeff();
   const double limit = q_min + tol * std::abs(q_min);
@@ -136,13 +144,15 @@ struct Reading {
   RowScale scale;
 };
 
-// Lemke's method on w = M z + e z0 + q in tableau form A x = q with A = [I, -M, -e] and
+// Lemke's method on w = M z + c z0 + q in tableau form A x = q with A = [I, -M, -c] and
 // x = (w, z, z0) >= 0. Variable numbering: w_i is i, z_j is n + j, z0 is 2n.
 class StandardLemke {
  public:
-  StandardLemke(const MatX& M, const VecX& q, const LemkeOptions& options, Reading reading)
+  StandardLemke(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
+                Reading reading)
       : M_(M),
         q_(q),
+        c_(cover),
         n_(static_cast<int>(q.size())),
         z0_(2 * n_),
         tol_(options.relative_tolerance),
@@ -175,9 +185,9 @@ class StandardLemke {
   // Pivots until z0 leaves (Solved), a ray, the pivot limit or a singular basis.
   LcpStatus run() {
     // Step 0: z0 enters and the most negative w leaves; after it x >= 0.
-    const int r0 = initial_leaving_row(q_, tol_, &ties_);
+    const int r0 = initial_leaving_row(q_.cwiseQuotient(c_), tol_, &ties_);
     entering_column(z0_);
-    pivot(r0, z0_, -q_(r0));
+    pivot(r0, z0_, -q_(r0) / c_(r0));
     int entering = n_ + r0;  // the complement of w_r0
     int since_refactor = 1;
     double worst_scale = round_off_scale_.maxCoeff();  // since the last refactorisation
@@ -272,7 +282,7 @@ class StandardLemke {
   }
 
  private:
-  // d = B^-1 a for the column a of `variable` in A = [I, -M, -e].
+  // d = B^-1 a for the column a of `variable` in A = [I, -M, -c].
   void entering_column(int variable) {
     if (variable < n_) {
       d_ = Binv_.col(variable);
@@ -280,7 +290,7 @@ class StandardLemke {
       d_.noalias() = Binv_ * M_.col(variable - n_);
       d_ = -d_;
     } else {
-      d_.noalias() = Binv_.rowwise().sum();
+      d_.noalias() = Binv_ * c_;
       d_ = -d_;
     }
   }
@@ -402,7 +412,7 @@ class StandardLemke {
   }
 
   // *product = B v and *magnitude = |B| |v| for the basis B, whose column r is the column
-  // of basic_[r] in A = [I, -M, -e].
+  // of basic_[r] in A = [I, -M, -c].
   void basis_product(const VecX& v, VecX* product, VecX* magnitude) const {
     product->setZero(n_);
     magnitude->setZero(n_);
@@ -415,26 +425,28 @@ class StandardLemke {
         *product -= v(r) * M_.col(variable - n_);
         *magnitude += std::abs(v(r)) * M_.col(variable - n_).cwiseAbs();
       } else {
-        product->array() -= v(r);
-        magnitude->array() += std::abs(v(r));
+        *product -= v(r) * c_;
+        *magnitude += std::abs(v(r)) * c_;
       }
     }
   }
 
-  // *rhs = the column a of `variable` in A = [I, -M, -e].
+  // *rhs = the column a of `variable` in A = [I, -M, -c].
   void entering_rhs(int variable, VecX* rhs) const {
     if (variable < n_) {
       *rhs = VecX::Unit(n_, variable);
     } else if (variable < z0_) {
       *rhs = -M_.col(variable - n_);
     } else {
-      *rhs = -VecX::Ones(n_);
+      *rhs = -c_;
     }
   }
 
-  // |a|_inf for the column a of `variable` in A = [I, -M, -e].
+  // |a|_inf for the column a of `variable` in A = [I, -M, -c].
   double column_scale(int variable) const {
-    return variable >= n_ && variable < z0_ ? M_col_scale_(variable - n_) : 1.0;
+    return variable >= n_ && variable < z0_ ? M_col_scale_(variable - n_)
+           : variable == z0_                ? c_.maxCoeff()
+                                            : 1.0;
   }
 
   // Exchanges the variable basic in row r for `variable`, whose column is d_, with step
@@ -464,7 +476,7 @@ class StandardLemke {
   }
 
   // Column of A for a z variable or z0, entry i.
-  double a(int i, int variable) const { return variable < z0_ ? -M_(i, variable - n_) : -1.0; }
+  double a(int i, int variable) const { return variable < z0_ ? -M_(i, variable - n_) : -c_(i); }
 
   // B^-1 from scratch, using its structure (Lloyd (14)): the rows R whose w is not basic
   // and the k basic z columns form a k x k block Y, and with X the remaining rows of those
@@ -513,6 +525,7 @@ class StandardLemke {
 
   const MatX& M_;
   const VecX& q_;
+  const VecX& c_;  // covering vector: the column of z0 in A is -c
   const int n_;
   const int z0_;
   const double tol_;
@@ -548,10 +561,12 @@ void check_input(const MatX& M, const VecX& q) {
   }
 }
 
-// One run of the method with the given reading; solve_time_us is left to the caller.
-LcpResult solve_with(const MatX& M, const VecX& q, const LemkeOptions& options, Reading reading) {
+// One run of the method with the given reading and covering vector; solve_time_us is left
+// to the caller.
+LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
+                     Reading reading) {
   LcpResult result;
-  StandardLemke lemke(M, q, options, reading);
+  StandardLemke lemke(M, q, cover, options, reading);
   result.status = lemke.run();
   result.pivots = lemke.pivots();
   if (result.status == LcpStatus::Solved) {
@@ -585,20 +600,33 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
   } else {
     // The window rule first: it is the cheaper (no refinement) and solves the problems
     // whose near-ties are noise; a failure is solved again with confirmed ties, and then
-    // with every row judged by the scale of the whole inverse (RowScale). The result is
+    // with every row judged by the scale of the whole inverse (RowScale). Then, after a
+    // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
+    // covering vectors spread another way, which order the degenerate vertices' ties anew.
+    // The result is
     // that of the run that solved, with the pivots of every run so far (the work done),
     // else the first run's (status, z and pivots as without the retries, so the pivot
     // limit still bounds what a failure reports).
-    constexpr Reading kReadings[] = {{TieRule::Window, RowScale::Own},
-                                     {TieRule::Confirmed, RowScale::Own},
-                                     {TieRule::Window, RowScale::Whole}};
-    result = solve_with(M, q, options, kReadings[0]);
+    constexpr Reading kWindow{TieRule::Window, RowScale::Own};
+    constexpr Reading kReadings[] = {
+        kWindow, {TieRule::Confirmed, RowScale::Own}, {TieRule::Window, RowScale::Whole}};
+    const VecX ones = VecX::Ones(n);
+    result = solve_with(M, q, ones, options, kReadings[0]);
     int pivots = result.pivots;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
-    for (std::size_t k = 1; k < std::size(kReadings) && retry_wanted(); ++k) {
-      LcpResult retry = solve_with(M, q, options, kReadings[k]);
+    constexpr int kAttempts = static_cast<int>(std::size(kReadings)) + kCoverRestarts;
+    for (int k = 1; k < kAttempts && retry_wanted(); ++k) {
+      const int spread = k - static_cast<int>(std::size(kReadings)) + 1;  // > 0: a spread cover
+      // Only a numerical failure is the path's, not the problem's: another cover is also a
+      // shorter path through Murty's 2^n problem, which must still end at the pivot limit.
+      if (spread > 0 && result.status != LcpStatus::NumericalFailure) break;
+      LcpResult retry =
+          spread > 0
+              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, spread * kCoverSeedStep),
+                           options, kWindow)
+              : solve_with(M, q, ones, options, kReadings[k]);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
         result = std::move(retry);

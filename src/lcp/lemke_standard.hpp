@@ -27,6 +27,20 @@ namespace pivot {
 // asks for it through max_pivots.
 int default_max_pivots(int n);
 
+// A covering vector c_k = 1 + spread u_k, u_k = frac(0.5 + phi (k + seed)) the golden-ratio
+// sequence in [0, 1): any positive c starts a valid path (Cottle-Pang-Stone 4.4.5); spread
+// ones break the exact ties of coplanar contacts another way for each seed. spread 0: ones.
+VecX spread_cover(int n, double spread, int seed);
+
+// After a path that failed numerically (cycled, met a singular basis, or ended on an answer
+// the acceptance check refuses), both methods start again from Step 0 with
+// spread_cover(n, kRestartCoverSpread, k kCoverSeedStep), k = 1 .. kCoverRestarts, before
+// the solve fails. The spread is the fallback chain's PerturbedCover stage's: enough to
+// order every tie of coplanar corners differently.
+constexpr int kCoverRestarts = 3;
+constexpr double kRestartCoverSpread = 0.1;
+constexpr int kCoverSeedStep = 7919;
+
 // Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
 // q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the
 // lexicographic minimum of the rows of [q, I] / c_i, which keeps every row of the new
