@@ -168,5 +168,18 @@ TEST(SoakRegressionOpen, TenBlockTowerStandardFailsHonestly) {
   }
 }
 
+// The hour of issue 20 at d = 8, not done: `pivot run scenes/block_tower_10.json -d 8
+// --duration 3600` fails at step 91937 (919 s), an island every method and every cover
+// restart ends 4e-9 to 3e-8 past the acceptance rule (the noise the rule admits feeding
+// rocking, docs/robustness.md, "Not done: the hour"). At d = 4 the tower stands the hour.
+// Held to that, so that a fix fails this test and moves the file into SceneSoakStacks.
+TEST(SoakRegressionOpen, TenBlockTowerAtD8After919sEveryMethodFailsHonestly) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/block_tower_10_d8_step91937.contact");
+  for (LcpMethod method : {kStandard, kStructural, kReduced}) {
+    EXPECT_EQ(solve_contact(p, method).status, LcpStatus::NumericalFailure) << to_string(method);
+  }
+}
+
 }  // namespace
 }  // namespace pivot
