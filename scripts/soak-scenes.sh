@@ -26,7 +26,8 @@ stacks=(scenes/block_tower_10.json scenes/block_stack_5.json scenes/block_stack_
     # shellcheck disable=SC2086
     "$soak" --duration "$stack_seconds" --method reduced $variant "${stacks[@]}" | tail -n +3 || failed=1
   done
-} | tee "$out/stacks.md"
+} > >(tee "$out/stacks.md")
+wait $!  # the tee of the process substitution has written the whole table
 
 begin="<!-- BEGIN scene-soak: written by scripts/soak-scenes.sh -->"
 end="<!-- END scene-soak -->"
