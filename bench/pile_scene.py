@@ -34,6 +34,14 @@ def box(name, position, orientation=None):
     return body
 
 
+def random_turn(rng):
+    """A quaternion [w, x, y, z] turning by an angle in [0, pi) about an axis in the cube."""
+    angle = rng.uniform(0.0, math.pi)
+    axis = [rng.uniform(-1.0, 1.0) for _ in range(3)]
+    norm = math.sqrt(sum(a * a for a in axis))
+    return [math.cos(angle / 2)] + [math.sin(angle / 2) * a / norm for a in axis]
+
+
 def scene(bodies, description, nonconvex):
     return {"version": 1, "description": description,
             "settings": {"gravity": [0, 0, -9.81], "time_step": 0.01,
@@ -47,10 +55,7 @@ def pile_scene(n, seed, nonconvex):
     rng = random.Random(seed)
     bodies = [ground()]
     for k in range(n):
-        angle = rng.uniform(0.0, math.pi)
-        axis = [rng.uniform(-1.0, 1.0) for _ in range(3)]
-        norm = math.sqrt(sum(a * a for a in axis))
-        turn = [math.cos(angle / 2)] + [math.sin(angle / 2) * a / norm for a in axis]
+        turn = random_turn(rng)
         bodies.append(box(f"box{k}", [rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1),
                                       0.2 + 0.25 * k], turn))
     return scene(bodies, f"{n} boxes dropped one above the other onto the ground "

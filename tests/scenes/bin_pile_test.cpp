@@ -1,0 +1,128 @@
+// scenes/bin_pile_40.json (bench/bin_pile_scene.py 40 1, issue 21 item 5): 40 boxes,
+// cylinders and spheres released from up to 1 m into an open bin of four fixed walls on the
+// ground. Its claim: with the scene's own settings (reduced method, max formulation, a
+// failed solve throws) every step solves, nothing sinks more than 1 mm into anything, and
+// after 10 s every body rests inside the bin.
+//
+// DISABLED: the claim does not hold yet. Measured at 6cc233e (Release, 2 shared cores):
+// `pivot run scenes/bin_pile_40.json --duration 10 --json` stops at step 345 (t = 3.45 s),
+// island 0 with 174 contacts, numerical_failure, after 691 s of wall time (2 s a step,
+// 3,593 pivots a step on average, 18,876 at most; islands of up to 458 contacts: items 1-3
+// of issue 21; the step is tests/lcp/soak/bin_pile_40_step345.contact). Penetration passes
+// 1 mm at step 13 and is deepest at step 154 (37.7 mm); h = 0.005 s does not reduce it
+// (32 mm in the first 0.5 s). Nearly all of it (250 of the 251 steps over 1 mm among the
+// first 326) is where a cylinder or a sphere meets a box or a wall at one contact point a pair:
+// cylinder25 sinks 20 to 38 mm into box33 from step 34 to 160 and up to 33 mm into the
+// fixed south wall (step 164), its flat cap against their faces held at a single point it
+// turns about (item 7's narrowphase: a cap on a face needs a manifold, as box pairs have).
+// Enable it when those items land; a run under the sanitizers will need a shorter span.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <variant>
+
+#include "pivot/geometry.hpp"
+#include "pivot/world.hpp"
+#include "support/shipped_scene.hpp"
+
+namespace pivot {
+namespace {
+
+using test::body_index;
+using test::shipped_scene;
+
+// Half the extent along the world direction e (unit) of a shape turned by q: the support
+// distance from its centre, for the three shapes the bin holds.
+double half_extent_m(const Shape& shape, const Quat& q, const Vec3& e) {
+  const Vec3 local = q.conjugate() * e;
+  if (const auto* box = std::get_if<Box>(&shape)) {
+    return local.cwiseAbs().dot(box->half_extents_m);
+  }
+  if (const auto* sphere = std::get_if<Sphere>(&shape)) return sphere->radius_m;
+  const auto& cylinder = std::get<Cylinder>(shape);
+  const double along = std::abs(local.z());
+  return cylinder.radius_m * std::sqrt(std::max(0.0, 1.0 - along * along)) +
+         cylinder.half_length_m * along;
+}
+
+// Expects every dynamic body of world inside the bin, within tol_m: inside the walls'
+// inner faces (taken from the scene) and above the floor.
+void expect_inside_bin(const World& world, double tol_m) {
+  const Scene& scene = world.scene();
+  const auto face = [&](const char* name, int axis, double side) {
+    const int w = body_index(scene, name);
+    return scene.initial_states[w].pose.position[axis] +
+           side * std::get<Box>(scene.bodies[w].shape).half_extents_m[axis];
+  };
+  const double x_max = face("wall_east", 0, -1), x_min = face("wall_west", 0, 1);
+  const double y_max = face("wall_north", 1, -1), y_min = face("wall_south", 1, 1);
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    if (scene.bodies[b].fixed) continue;
+    const std::string& name = scene.bodies[b].name;
+    const Shape& shape = scene.bodies[b].shape;
+    const Vec3& p = world.state().bodies[b].pose.position;
+    const Quat& q = world.state().bodies[b].pose.orientation;
+    EXPECT_LE(p.x() + half_extent_m(shape, q, Vec3::UnitX()), x_max + tol_m) << name;
+    EXPECT_GE(p.x() - half_extent_m(shape, q, Vec3::UnitX()), x_min - tol_m) << name;
+    EXPECT_LE(p.y() + half_extent_m(shape, q, Vec3::UnitY()), y_max + tol_m) << name;
+    EXPECT_GE(p.y() - half_extent_m(shape, q, Vec3::UnitY()), y_min - tol_m) << name;
+    EXPECT_GE(p.z() - half_extent_m(shape, q, Vec3::UnitZ()), -tol_m) << name << " below the floor";
+  }
+}
+
+// What the generator promises: every body starts inside the bin, 1 cm clear of the walls,
+// the floor and the others (bounding spheres), so the first step finds no contact within
+// its margin (|g| h^2 = 1 mm) and each body falls freely: g h after it.
+TEST(BinPile, EveryBodyStartsInsideTheBinTouchingNothing) {
+  World world(shipped_scene("bin_pile_40.json"));
+  const Scene& scene = world.scene();
+  EXPECT_EQ(scene.bodies.size(), 45u);  // the ground, four walls, 40 bodies
+  expect_inside_bin(world, -0.0099);    // 1 cm less the file's rounding (0.05 mm)
+  const StepStats& stats = world.step();
+  EXPECT_EQ(stats.contacts, 0);
+  const double fall_mps = scene.settings.gravity_mps2.norm() * scene.settings.time_step_s;
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    if (scene.bodies[b].fixed) continue;
+    EXPECT_NEAR(world.state().bodies[b].twist.linear.z(), -fall_mps, 1e-12) << scene.bodies[b].name;
+  }
+}
+
+TEST(BinPile, DISABLED_FortyBodiesDroppedIntoTheBinRestInsideItWithoutPenetration) {
+  World world(shipped_scene("bin_pile_40.json"));
+  const Scene& scene = world.scene();
+  const double h = scene.settings.time_step_s;
+  const double g = scene.settings.gravity_mps2.norm();
+  // 10 s of simulated time.
+  const int steps = static_cast<int>(std::lround(10.0 / h));
+  double deepest = 0.0;
+  int deepest_step = -1;
+  for (int k = 0; k < steps; ++k) {
+    const StepStats& stats = world.step();  // throws SolverFailure on a failed solve
+    ASSERT_EQ(stats.failures, 0) << "step " << k;
+    if (stats.max_penetration_m > deepest) {
+      deepest = stats.max_penetration_m;
+      deepest_step = k;
+    }
+  }
+  // 1 mm: the floor of the contact margin (|g| h^2 = 0.98 mm) is what a resting body falls
+  // in a step; a contact seen in time never lets a body sink further than that.
+  EXPECT_LE(deepest, 1e-3) << "deepest at step " << deepest_step;
+
+  // At rest: no point of a body moves faster than a tenth of what one step of free fall
+  // gives it (g h = 0.098 m/s at h = 0.01 s), 1 cm/s; Stewart-Trinkle contact is
+  // inelastic, so a body on its supports keeps no velocity into them.
+  const double rest_mps = 0.1 * g * h;
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    if (scene.bodies[b].fixed) continue;
+    const BodyState& s = world.state().bodies[b];
+    const double radius_m = bounding_radius_m(scene.bodies[b].shape);
+    EXPECT_LT(s.twist.linear.norm() + s.twist.angular.norm() * radius_m, rest_mps)
+        << scene.bodies[b].name;
+  }
+  expect_inside_bin(world, 1e-3);  // within the penetration allowed above
+}
+
+}  // namespace
+}  // namespace pivot
