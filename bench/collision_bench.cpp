@@ -1,11 +1,15 @@
 // The collision stage per step on Lloyd's (2005) test scenes: the 16-contact peg-in-hole
 // (a square peg touching the four walls of a square hole at both rims) and a stack of ten
-// blocks on the ground (40 contacts). Baselines in the same run: the reduced fast Lemke
-// solve of a contact LCP of the same size (bench/support/lloyd_problems), which is the
-// budget collision should stay under, and the one-shot collide() that rebuilds FCL's trees
-// and the shapes' polyhedra every call. Ratios of medians are printed at the end.
+// blocks on the ground (40 contacts); and the round peg of scenes/peg_in_hole_round_16.json
+// seated, its head's disc resting face on face on the eight staves (touching curved pairs,
+// the case that cost Pivot's own narrowphase an overlap search per pair). Baselines in the same
+// run: the reduced fast Lemke solve of a contact LCP of the same size
+// (bench/support/lloyd_problems), which is the budget collision should stay under, and the one-shot
+// collide() that rebuilds FCL's trees and the shapes' polyhedra every call. Ratios of medians are
+// printed at the end.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -51,6 +55,28 @@ Scene peg_in_hole_scene() {
   }
   s.add(plate, Vec3::Zero(), true);
   s.add(Box{Vec3(hw, hw, 0.1)}, Vec3::Zero(), false);
+  return s;
+}
+
+// scenes/peg_in_hole_round_16.json with the peg seated: a 0.05 m shaft in an eight-stave
+// hole (0.5 mm clearance), its 0.08 m head resting on the staves' tops.
+Scene round_peg_seated_scene() {
+  Scene s;
+  Compound block;
+  for (int k = 0; k < 8; ++k) {
+    const double angle = k * M_PI / 4;
+    Pose p;
+    p.position = Vec3(0.1005 * std::cos(angle), 0.1005 * std::sin(angle), 0.075);
+    p.orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+    block.pieces.push_back({Box{Vec3(0.05, 0.120917785, 0.075)}, p});
+  }
+  s.add(block, Vec3::Zero(), true);
+  Compound peg;
+  peg.pieces.push_back({Cylinder{0.05, 0.15}, Pose{}});
+  Pose head;
+  head.position = Vec3(0, 0, 0.175);
+  peg.pieces.push_back({Cylinder{0.08, 0.025}, head});
+  s.add(peg, Vec3::Zero(), false);
   return s;
 }
 
@@ -101,6 +127,9 @@ void solve_reduced(benchmark::State& state, const ContactProblem& problem) {
 
 void BM_Collision_PegInHole16(benchmark::State& state) { detect(state, peg_in_hole_scene(), 1); }
 void BM_Collision_Stack10(benchmark::State& state) { detect(state, stack_scene(), 10); }
+void BM_Collision_RoundPegSeated(benchmark::State& state) {
+  detect(state, round_peg_seated_scene(), 1);
+}
 void BM_OneShotCollide_PegInHole16(benchmark::State& state) {
   collide_once(state, peg_in_hole_scene(), 1);
 }
@@ -121,6 +150,7 @@ PIVOT_COLLISION_BENCH(BM_LemkeReduced_PegInHole16);
 PIVOT_COLLISION_BENCH(BM_Collision_Stack10);
 PIVOT_COLLISION_BENCH(BM_OneShotCollide_Stack10);
 PIVOT_COLLISION_BENCH(BM_LemkeReduced_Stack10);
+PIVOT_COLLISION_BENCH(BM_Collision_RoundPegSeated);
 
 // Console output as usual, plus the medians kept for the ratios.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -146,6 +176,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
       if (collision > 0 && once > 0) {
         std::printf("  %-12s one-shot collide / reused detector %6.2f\n", scene, once / collision);
       }
+    }
+    const double round = median("BM_Collision_", "RoundPegSeated");
+    const double square = median("BM_Collision_", "PegInHole16");
+    if (round > 0 && square > 0) {
+      std::printf("  round peg seated / square peg collision   %6.2f\n", round / square);
     }
   }
 
