@@ -636,10 +636,12 @@ class SceneReader {
       const double pitch_deg = pitch_value.number();
       if (!(std::abs(pitch_deg) < 90.0)) pitch_value.fail_range("must be between -90 and 90");
       const double pitch = pitch_deg * kPi / 180.0;
-      const double distance = obj.need("distance").positive();
+      const Value distance_value = obj.need("distance");
+      const double distance = distance_value.positive();
       camera.eye_m =
           camera.target_m + distance * Vec3(std::cos(pitch) * std::cos(yaw),
                                             std::cos(pitch) * std::sin(yaw), std::sin(pitch));
+      if (!camera.eye_m.allFinite()) distance_value.fail_range("puts the eye at infinity");
     } else {
       const Value eye = obj.need("eye");
       camera.eye_m = eye.vec3();
@@ -648,8 +650,10 @@ class SceneReader {
       if (const auto v = obj.get("up")) {
         const Vec3 up = v->vec3();
         if (!(up.norm() > 0.0)) v->fail_range("must not be zero");
-        if (up.cross(camera.target_m - camera.eye_m).norm() <=
-            1e-9 * up.norm() * (camera.target_m - camera.eye_m).norm()) {
+        // On unit vectors: |up| |view| overflows for an eye 1e308 away (a scene with
+        // "distance": 1e308 was read, written as eye and up, and then refused; fuzz).
+        const Vec3 view = camera.target_m - camera.eye_m;
+        if (!(up.stableNormalized().cross(view.stableNormalized()).norm() > 1e-9)) {
           v->fail(in_quotes("up") + " in camera is parallel to the view direction");
         }
         camera.up = up.normalized();

@@ -495,6 +495,23 @@ TEST(SceneFile, SettingsNamesAndWrenchesAreChecked) {
                "s.json:1:55: 'pitch_deg' in camera must be between -90 and 90, found 90");
   expect_error(R"({"bodies": [], "camera": {"eye": [0, 0, 5], "up": [0, 0, 2]}})",
                "s.json:1:51: 'up' in camera is parallel to the view direction");
+  expect_error(
+      R"({"bodies": [], "camera": {"target": [1e308, 0, 0], "yaw_deg": 0, "pitch_deg": 0, "distance": 1e308}})",
+      "s.json:1:94: 'distance' in camera puts the eye at infinity, found 1e+308");
+}
+
+// Found by the scene_file fuzzer: an orbit camera 1e308 away was read, written as eye, target
+// and up, and the written file refused ('up' parallel to the view: |up| |view| overflowed).
+TEST(SceneFile, AFarCameraReadsBackAsWritten) {
+  const Scene scene =
+      load(
+          R"({"bodies": [], "camera": {"target": [0.047, -0.307, 0.136], "yaw_deg": 20, "pitch_deg": 35, "distance": 1e308}})")
+          .scene;
+  ASSERT_TRUE(scene.camera.has_value());
+  const Scene again = parse_scene(scene_to_json(scene), "again.json").scene;
+  ASSERT_TRUE(again.camera.has_value());
+  EXPECT_EQ(again.camera->eye_m, scene.camera->eye_m);
+  EXPECT_EQ(again.camera->up, scene.camera->up);
 }
 
 TEST(SceneFile, MissingFileIsReportedWithItsPath) {
