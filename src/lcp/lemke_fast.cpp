@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bordered_lu.hpp"
 #include "lcp_check.hpp"
 #include "lemke_standard.hpp"
 #include "normalized_contacts.hpp"
@@ -113,7 +114,8 @@ class FastLemke {
         tol_(options.relative_tolerance),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_)),
         stop_(options),
-        rmax_(6 * nc_.num_bodies + 2) {
+        rmax_(6 * nc_.num_bodies + 2),
+        lu_(rmax_) {
     for (int g = 0; g < n_ * d_; ++g) {
       if (!mergeable(nc_.N[g / d_], nc_.D[g])) {
         throw std::invalid_argument("contact " + std::to_string(g / d_) +
@@ -134,12 +136,13 @@ class FastLemke {
     bstar_ = VecX::Zero(dim);
     cstar_ = VecX::Zero(dim);
     // Lloyd Sec. 5.2: the reduced matrix is a product through R^{6m}, plus the z0 column
-    // and the w_r row, so a non-singular one has r <= 6m + 2. This is the only dense matrix.
-    A_ = MatX::Zero(rmax_, rmax_);
+    // and the w_r row, so a non-singular one has r <= 6m + 2. It is the only dense matrix
+    // (lu_ holds it).
     rhs_ = VecX::Zero(rmax_);
     rmag_ = VecX::Zero(rmax_);
-    perm_.assign(rmax_, 0);
     colscale_.assign(rmax_, 1.0);
+    row_keys_.assign(rmax_, 0);
+    col_keys_.assign(rmax_, 0);
     stats_.largest_dense_entries = static_cast<long long>(rmax_) * rmax_;
     x_of_.assign(n_, -1);
     theta_rows_.reserve(n_);
@@ -185,8 +188,10 @@ class FastLemke {
 
   double input_extra(const Rhs& in, int k) const;
   double input_row(const Rhs& in, int k) const;
-  bool build_basis();
-  bool factor(int r);
+  // How build_basis() factors the reduced system: through lu_'s border where it may, or
+  // afresh (a path's final answer, the warm start).
+  enum class Factor { Update, Fresh };
+  bool build_basis(Factor how);
   void solve(const Rhs& in);
   double basic_w_value(const Rhs& in, int k) const;
   double basic_w_magnitude(const Rhs& in, int k, const VecX& vabs, const VecX& zmag,
@@ -217,6 +222,7 @@ class FastLemke {
   int max_pivots_;
   StopRequest stop_;
   int rmax_;
+  BorderedLu lu_;
 
   std::vector<int> contact_of_;  // contact of each index: a table, not a division per row
   std::vector<Pair> state_;
@@ -235,8 +241,8 @@ class FastLemke {
   ContactColumn prow_;                        // n_r or d_* (45) for the w_r row
   VecX cstar_;                                // c_* of (39)
   int rsize_ = 0;
-  MatX A_;
-  std::vector<int> perm_;
+  // Names of the reduced system's rows and columns (what each is, for lu_'s border).
+  std::vector<std::uint64_t> row_keys_, col_keys_;
   std::vector<double> colscale_;  // the largest entry of each column of (31) before scaling
 
   // One solve: basic z values, z0 and the velocity V = u + N_a theta + D_a phi.
@@ -308,7 +314,7 @@ double FastLemke::input_row(const Rhs& in, int k) const {
 
 // Lloyd (25)-(28), (39), (42)/(44)/(47): partitions the basic phi into phi_kappa and one
 // phi_x per basic lambda, forms N_*, D_*, c_* and the reduced matrix, and factors it.
-bool FastLemke::build_basis() {
+bool FastLemke::build_basis(Factor how) {
   theta_rows_.clear();
   kappa_.clear();
   lambda_rows_.clear();
@@ -371,70 +377,53 @@ bool FastLemke::build_basis() {
     const ContactColumn& own = kind(r_) == Kind::Normal ? nc_.N[r_] : friction(r_);
     prow_ = x < 0 ? own : combine(own, -1.0, friction(x));  // d_* of (45)
   }
-  const int product_rows = cone_row ? r - 1 : r;
-  for (int a = 0; a < product_rows; ++a) {
+  auto entry = [&](int a, int b) {
+    if (cone_row && a == r - 1) {
+      // Lloyd (47): the gamma_r row is (mu_r, -e_kr', c_r); lambda_r is non-basic, so every
+      // basic phi of contact r is in phi_kappa.
+      const int i = contact_of(r_);
+      if (b == r - 1) return c_[r_];
+      if (b < nt) return theta_rows_[b] == i ? nc_.mu[i] : 0.0;
+      return contact_of(kappa_[b - nt]) == i ? -1.0 : 0.0;
+    }
     const ContactColumn& pa = row_column(a);
-    for (int b = 0; b < nt + nk; ++b) A_(a, b) = column_dot(pa, col_column(b));
-    if (z0_basic_) A_(a, r - 1) = column_dot(pa, cstar_) + row_cover(a);
+    if (z0_basic_ && b == r - 1) return column_dot(pa, cstar_) + row_cover(a);
+    return column_dot(pa, col_column(b));
+  };
+  // The names lu_ follows the rows and columns by: a row is theta_i's (the w_r row of a
+  // normal r is the same row), phi_g's with its contact's phi_x (so is a friction r's), or
+  // the cone row of r; a column is theta_i's or phi_g's with the phi_x it was combined
+  // with, or z0's with the set of phi_x that make c_* (28).
+  enum : std::uint64_t { kRowTheta = 1, kRowPhi, kRowCone, kColTheta, kColPhi, kColZ0 };
+  auto key = [](std::uint64_t kind, int index, int x) {
+    return kind << 58 | static_cast<std::uint64_t>(index) << 29 | static_cast<std::uint64_t>(x + 1);
+  };
+  for (int a = 0; a < nt; ++a) {
+    row_keys_[a] = key(kRowTheta, theta_rows_[a], -1);
+    col_keys_[a] = key(kColTheta, theta_rows_[a], x_of_[theta_rows_[a]]);
   }
-  if (cone_row) {
-    // Lloyd (47): the gamma_r row is (mu_r, -e_kr', c_r); lambda_r is non-basic, so every
-    // basic phi of contact r is in phi_kappa.
-    const int i = contact_of(r_);
-    for (int b = 0; b < r; ++b) A_(r - 1, b) = 0.0;
-    for (int b = 0; b < nt; ++b) {
-      if (theta_rows_[b] == i) A_(r - 1, b) = nc_.mu[i];
-    }
-    for (int b = 0; b < nk; ++b) {
-      if (contact_of(kappa_[b]) == i) A_(r - 1, nt + b) = -1.0;
-    }
-    A_(r - 1, r - 1) = c_[r_];
+  for (int b = 0; b < nk; ++b) {
+    const int x = x_of_[contact_of(kappa_[b])];
+    row_keys_[nt + b] = key(kRowPhi, kappa_[b], x);
+    col_keys_[nt + b] = key(kColPhi, kappa_[b], x);
+  }
+  if (r_ >= 0) {
+    row_keys_[r - 1] = cone_row                   ? key(kRowCone, r_, -1)
+                       : kind(r_) == Kind::Normal ? key(kRowTheta, r_, -1)
+                                                  : key(kRowPhi, r_, x_of_[contact_of(r_)]);
+  }
+  if (z0_basic_) {
+    std::uint64_t xs = 0;
+    for (int i : lambda_rows_) xs ^= signature_key(x_of_[i]);
+    col_keys_[r - 1] = kColZ0 << 58 | (xs >> 6);
   }
   rsize_ = r;
-  return factor(r);
-}
-
-// LU with partial pivoting in place in A_ (no allocation). The reduced system is at most
-// 6m + 2 square, so a fresh factorisation per pivot is cheap next to the O(n) row work.
-// Each column is first scaled to a largest entry of one: the unknowns then have comparable
-// sizes, so the solve's normwise error bound holds for each of them. Unscaled, a sliding
-// contact's column N + mu d_x (mu ~ 1000) made the bound of every unknown 1e3 times too
-// large, and the spread of U's diagonal an overestimate of the condition.
-bool FastLemke::factor(int r) {
-  for (int b = 0; b < r; ++b) {
-    double cmax = 0.0;
-    for (int a = 0; a < r; ++a) cmax = std::max(cmax, std::abs(A_(a, b)));
-    if (!(cmax > 0.0)) return false;
-    colscale_[b] = cmax;
-    for (int a = 0; a < r; ++a) A_(a, b) /= cmax;
-  }
-  const double amax = 1.0;
-  double umin = std::numeric_limits<double>::infinity(), umax = 0.0;
-  for (int k = 0; k < r; ++k) {
-    int p = k;
-    for (int a = k + 1; a < r; ++a) {
-      if (std::abs(A_(a, k)) > std::abs(A_(p, k))) p = a;
-    }
-    if (!(std::abs(A_(p, k)) > tol_ * amax)) return false;
-    perm_[k] = p;
-    if (p != k) {
-      for (int b = 0; b < r; ++b) std::swap(A_(k, b), A_(p, b));
-    }
-    const double pivot = A_(k, k);
-    umin = std::min(umin, std::abs(pivot));
-    umax = std::max(umax, std::abs(pivot));
-    for (int a = k + 1; a < r; ++a) {
-      const double f = A_(a, k) / pivot;
-      A_(a, k) = f;
-      if (f == 0.0) continue;
-      for (int b = k + 1; b < r; ++b) A_(a, b) -= f * A_(k, b);
-    }
-  }
-  // A fresh solve carries round-off of about eps times the condition of the reduced matrix
-  // (estimated by the spread of U's diagonal); values below that are noise, not pivots.
-  const double cond = r > 0 ? umax / umin : 1.0;
-  noise_ = std::max(tol_, 64.0 * std::numeric_limits<double>::epsilon() * cond);
-  return true;
+  const bool ok =
+      lu_.factor(r, row_keys_.data(), col_keys_.data(), entry, tol_, how == Factor::Fresh);
+  // A solve carries round-off of about eps times the condition of the reduced matrix
+  // (estimated by lu_); values below that are noise, not pivots.
+  noise_ = std::max(tol_, 64.0 * std::numeric_limits<double>::epsilon() * lu_.condition());
+  return ok;
 }
 
 // Solves the basis system for q_in (Lloyd App. A): reduced system (42)/(44)/(47), or (31)
@@ -470,19 +459,9 @@ void FastLemke::solve(const Rhs& in) {
     if (kind(r_) != Kind::Cone) br += column_dot(prow_, bstar_);
     rhs_[r - 1] = br;
   }
-  // Forward and back substitution with the factors of build_basis().
-  for (int k = 0; k < r; ++k) std::swap(rhs_[k], rhs_[perm_[k]]);
-  for (int a = 1; a < r; ++a) {
-    double s = rhs_[a];
-    for (int b = 0; b < a; ++b) s -= A_(a, b) * rhs_[b];
-    rhs_[a] = s;
-  }
-  for (int a = r - 1; a >= 0; --a) {
-    double s = rhs_[a];
-    for (int b = a + 1; b < r; ++b) s -= A_(a, b) * rhs_[b];
-    rhs_[a] = s / A_(a, a);
-  }
-  // rhs_ holds the scaled unknowns y = S x of factor(); their error is about noise_ |y|_inf.
+  // The reduced system solved with the factors of build_basis().
+  lu_.solve(rhs_.data(), colscale_.data());
+  // rhs_ holds the scaled unknowns y = S x of lu_; their error is about noise_ |y|_inf.
   double ynorm = 0.0;
   for (int a = 0; a < r; ++a) ynorm = std::max(ynorm, std::abs(rhs_[a]));
   for (int a = 0; a < r; ++a) {
@@ -831,7 +810,7 @@ bool FastLemke::warm_answer(const ContactProblem& problem, const LcpBasis& warm,
       if (warm_basic_[k]) state_[k] = Pair::ZBasic;
     }
     const auto t0 = Clock::now();
-    const bool ok = build_basis();
+    const bool ok = build_basis(Factor::Fresh);
     stats_.factor_time_us += microseconds_since(t0);
     if (!ok) break;
     solve(q_rhs);
@@ -864,6 +843,7 @@ void FastLemke::start_basis() {
   // Ones, or spread (the fallback chain's PerturbedCover stage, another_cover): another way
   // through the degenerate vertices.
   c_ = spread_cover(size_, cover_perturbation_, cover_seed_);
+  lu_.invalidate();  // the covering entries are in the reduced matrix's z0 column
   zval_ = VecX::Zero(size_);
   zmag_ = VecX::Zero(size_);
   qval_ = VecX::Zero(size_);
@@ -942,7 +922,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
       since_mark = 0;
     }
     const auto t0 = Clock::now();
-    const bool ok = build_basis();
+    const bool ok = build_basis(Factor::Update);
     stats_.factor_time_us += microseconds_since(t0);
     if (!ok) return LcpStatus::NumericalFailure;
     store_basic_values(q_rhs, &qval_, &qmag_);
@@ -1064,7 +1044,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
 // solved afresh, completed by finish(). True when the acceptance check takes it.
 bool FastLemke::final_answer(const ContactProblem& problem, LcpResult* result) {
   const auto t0 = Clock::now();
-  const bool ok = build_basis();
+  const bool ok = build_basis(Factor::Fresh);
   stats_.factor_time_us += microseconds_since(t0);
   if (!ok) return false;
   solve(Rhs{Rhs::Q, -1, 1.0});
