@@ -81,5 +81,19 @@ TEST(SolveContactFuzzRegression, EveryMethodSolvedPassesTheContactCheck) {
   EXPECT_EQ(solve_contact(p, LcpMethod::Reduced, options).status, LcpStatus::Solved);
 }
 
+// Found by the 10^6-run of lcp_solve_fuzz at 58dce1c (974,730 runs): Lloyd's box on four
+// corners with kx_z = -0.09811e-320, a subnormal q. In the standard method's ratio test the
+// row that set the step, x_i - (x_i / d_i) d_i, rounded above every tie floor, the tie set
+// came out empty and the pivot read basic_[-1]: a segmentation fault.
+TEST(SolveContactFuzzRegression, SubnormalQStillTiesTheRowThatSetsTheStep) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/fuzz/standard_subnormal_q_empty_ties.contact");
+  for (LcpMethod method : {LcpMethod::Standard, LcpMethod::Structural, LcpMethod::Reduced}) {
+    const LcpResult r = solve_contact(p, method);
+    EXPECT_EQ(r.status, LcpStatus::Solved) << to_string(method);
+    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << to_string(method);
+  }
+}
+
 }  // namespace
 }  // namespace pivot
