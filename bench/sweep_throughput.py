@@ -8,9 +8,10 @@ the same scene (docs/benchmarks.md, docs/sweeps.md):
 - GNU parallel -j 2 over `pivot sweep --index` (a process per sample);
 - pivot.sweep.run on a Dask LocalCluster of 2 worker processes (started beforehand, not
   timed);
-- with --slurm, the Slurm array of docs/sweeps.md (scripts/sweep-array.sbatch, a task per
-  sample) over the first SLURM_SAMPLES samples, on the cluster of SLURM_CONF: from sbatch to
-  the last task's end, with as many tasks at once as the machine has cores.
+- with --slurm, the Slurm array of docs/sweeps.md (scripts/sweep-array.sbatch) on the
+  cluster of SLURM_CONF, from sbatch to the last task's end, with as many tasks at once as
+  the machine has cores: a task per sample over the first SLURM_SAMPLES samples, and 20
+  tasks of 20 samples over all 400.
 
 Overhead per sample = wall x parallelism / samples - bare stepping time per sample.
 Each runner REPEAT times in turn, medians.
@@ -60,25 +61,28 @@ def bare_seconds(cli, mus):
     return statistics.mean(loops), statistics.mean(processes)
 
 
-def slurm_wall(cli, work):
-    """Seconds from sbatch to the end of the array's last task, polling squeue every 0.1 s
-    (sbatch --wait polls every 2 to 32 s); checks every task wrote its row and no error."""
+def slurm_wall(cli, work, tasks, per_task):
+    """Seconds from sbatch to the end of the last of `tasks` array tasks of `per_task`
+    samples each, polling squeue every 0.1 s (sbatch --wait polls every 2 to 32 s); checks
+    every task wrote its rows and no error."""
     rows = work / "rows"
     shutil.rmtree(rows, ignore_errors=True)
     rows.mkdir(parents=True)
     env = dict(os.environ, PATH=f"{pathlib.Path(cli).resolve().parent}:{os.environ['PATH']}")
     start = time.perf_counter()
-    job = subprocess.run(["sbatch", "--parsable", f"--array=0-{SLURM_SAMPLES - 1}",
-                          str(ARRAY_JOB), str(SWEEP)], cwd=work, env=env, check=True,
+    job = subprocess.run(["sbatch", "--parsable", f"--array=0-{tasks - 1}", str(ARRAY_JOB),
+                          str(SWEEP), str(per_task)], cwd=work, env=env, check=True,
                          capture_output=True, text=True).stdout.strip().split(";")[0]
     while subprocess.run(["squeue", "-h", "-j", job, "-o", "%i"], check=True,
                          capture_output=True, text=True).stdout.strip():
         time.sleep(0.1)
     elapsed = time.perf_counter() - start
-    for i in range(SLURM_SAMPLES):
-        row, error = (rows / f"{i}.csv").read_text(), (rows / f"{i}.err").read_text()
-        if not row.startswith(f"{i},") or error:
-            raise RuntimeError(f"Slurm task {i} wrote {row!r}, errors {error!r}")
+    for t in range(tasks):
+        lines = (rows / f"{t}.csv").read_text().splitlines()
+        error = (rows / f"{t}.err").read_text()
+        indices = [line.split(",")[0] for line in lines]
+        if indices != [str(t * per_task + j) for j in range(per_task)] or error:
+            raise RuntimeError(f"Slurm task {t} wrote rows {indices}, errors {error!r}")
     return elapsed
 
 
@@ -94,7 +98,7 @@ def main(cli, repeat, slurm):
     indices = [str(i) for i in range(samples)]
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     times = {k: [] for k in ("bare", "bare process", "jobs 1", "jobs 2", "parallel", "dask",
-                             "slurm")}
+                             "slurm", "slurm 20")}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         for _ in range(repeat):
@@ -109,7 +113,8 @@ def main(cli, repeat, slurm):
             pivot.sweep.run(str(SWEEP), client, out, progress=open(os.devnull, "w"))
             times["dask"].append(time.perf_counter() - start)
             if slurm:
-                times["slurm"].append(slurm_wall(cli, tmp))
+                times["slurm"].append(slurm_wall(cli, tmp, SLURM_SAMPLES, 1))
+                times["slurm 20"].append(slurm_wall(cli, tmp, samples // 20, 20))
     bare = statistics.median(times["bare"])
     print(f"bare pivot run, per sample: stepping {bare * 1e3:.2f} ms, whole process "
           f"{statistics.median(times['bare process']) * 1e3:.2f} ms (mean over {len(mus)} mu)")
@@ -121,6 +126,7 @@ def main(cli, repeat, slurm):
     if slurm:
         runners.append(("slurm", f"slurm, samples 0-{SLURM_SAMPLES - 1}", os.cpu_count(),
                         SLURM_SAMPLES))
+        runners.append(("slurm 20", "slurm, 20 tasks of 20", os.cpu_count(), samples))
     for key, label, parallelism, n in runners:
         t = statistics.median(times[key])
         overhead = t * parallelism / n - bare
