@@ -420,6 +420,7 @@ bool FastLemke::build_basis(Factor how) {
   rsize_ = r;
   const bool ok =
       lu_.factor(r, row_keys_.data(), col_keys_.data(), entry, tol_, how == Factor::Fresh);
+  ++(lu_.last_fresh() ? stats_.fresh_factorisations : stats_.bordered_factorisations);
   // A solve carries round-off of about eps times the condition of the reduced matrix
   // (estimated by lu_); values below that are noise, not pivots.
   noise_ = std::max(tol_, 64.0 * std::numeric_limits<double>::epsilon() * lu_.condition());

@@ -20,6 +20,8 @@ struct FastLemkeStats {
   int inverse_columns = 0;              // columns of B^-1 computed for those ties
   int warm_repairs = 0;                 // flips that made the warm start's basis an answer
   double factor_time_us = 0.0;          // part of the solve spent forming and factoring (31) [us]
+  int fresh_factorisations = 0;     // of the reduced system, whole (BorderedLu)
+  int bordered_factorisations = 0;  // through the border on an earlier one
 };
 
 struct FastLemkeResult {

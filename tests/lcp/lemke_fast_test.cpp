@@ -127,6 +127,27 @@ TEST(LemkeFast, SolvesLloydProblemsAndAgreesOnFrictionlessVelocity) {
   }
 }
 
+// Islands of 13 to 19 bodies with friction, whose reduced systems pass 64 rows: from there
+// the LU is kept across pivots through a border (bordered_lu.hpp), and each of these paths
+// takes hundreds of pivots that way. Every answer is accepted.
+TEST(LemkeFast, ReducedSystemsKeptAcrossPivotsGiveAcceptedAnswers) {
+  for (int seed : {7, 10, 11}) {
+    testing::RandomProblemShape shape;
+    shape.bodies = 12 + seed % 9;
+    shape.contacts = 60 + 5 * seed;
+    shape.d = 4;
+    shape.mu_max = 1.0;
+    const ContactProblem p = testing::random_contact_problem(7000 + seed, shape);
+    for (LcpMethod method : kFast) {
+      const FastLemkeResult r = solve_lemke_fast(p, method);
+      const std::string what = describe(seed, shape) + " " + to_string(method);
+      EXPECT_EQ(r.lcp.status, LcpStatus::Solved) << what;
+      EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted) << what;
+      EXPECT_GT(r.stats.bordered_factorisations, 100) << what;
+    }
+  }
+}
+
 // Lloyd Sec. 5.2: the reduced matrix has r <= 6m (+2 for z0 and w_r); it is the only dense
 // matrix the fast methods allocate.
 TEST(LemkeFast, LargestDenseMatrixIsTheReducedSystem) {
