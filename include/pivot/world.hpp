@@ -141,8 +141,9 @@ class World {
   bool step_island(int island_index);  // false: a solve was cancelled
   void integrate_poses();
   const StepStats& abandon_step();
-  // Part of step_island: the solve's cost into StepStats, its result returned.
-  LcpResult solve(const ContactProblem& problem, const LcpBasis& warm);
+  // Part of step_island: the solve's cost into StepStats, its result returned (kept in the
+  // pipeline until the next solve).
+  const LcpResult& solve(const ContactProblem& problem, const LcpBasis& warm, int island_index);
 
   Scene scene_;
   WorldOptions options_;

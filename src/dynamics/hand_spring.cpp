@@ -7,7 +7,7 @@ namespace pivot {
 Vec6 hand_spring_wrench(const Body& body, const BodyState& state, const HandSpring& spring) {
   Vec6 wrench = Vec6::Zero();
   if (body.fixed) return wrench;
-  const double omega = 2.0 * M_PI * spring.frequency_hz;
+  const double omega = 2.0 * kPi * spring.frequency_hz;
   const Vec3 arm = state.pose.orientation * spring.anchor_body_m;
   const Vec3 point = state.pose.position + arm;
   const Vec3 point_velocity = state.twist.linear + state.twist.angular.cross(arm);

@@ -131,18 +131,22 @@ void place(int r, int r0, const std::uint64_t* keys,
 
 }  // namespace
 
-BorderedLu::BorderedLu(int rmax)
-    : rmax_(rmax),
-      B_(MatX::Zero(rmax, rmax)),
-      perm0_(rmax, 0),
-      scale0_(rmax, 1.0),
-      row_slot_(rmax, 0),
-      col_slot_(rmax, 0),
-      row_at_(rmax, -1),
-      col_at_(rmax, -1),
-      x0_(VecX::Zero(rmax)) {
+void BorderedLu::reset(int rmax) {
+  rmax_ = rmax;
+  r0_ = -1;
+  borderable_ = false;
+  B_.resize(rmax, rmax);
+  perm0_.assign(rmax, 0);
+  scale0_.assign(rmax, 1.0);
+  row_slot_.assign(rmax, 0);
+  col_slot_.assign(rmax, 0);
+  row_at_.assign(rmax, -1);
+  col_at_.assign(rmax, -1);
+  x0_.resize(rmax);
   row_index_.reserve(rmax);
   col_index_.reserve(rmax);
+  cols_.clear();
+  rows_.clear();
 }
 
 bool BorderedLu::factor(int r, const std::uint64_t* row_keys, const std::uint64_t* col_keys,
@@ -194,7 +198,7 @@ bool BorderedLu::factor_fresh(int r, const std::uint64_t* row_keys, const std::u
 
 bool BorderedLu::factor_border(int r, const std::uint64_t* row_keys, const std::uint64_t* col_keys,
                                EntryRef entry, double tol) {
-  if (Y_.cols() == 0) {
+  if (Y_.rows() != rmax_) {
     // Only islands past kMinBorderedSize get here: the border's storage is theirs alone.
     Y_ = next_Y_ = Vt_ = next_Vt_ = MatX::Zero(rmax_, kMaxBorder);
     S_ = Sraw_ = next_Sraw_ = MatX::Zero(kMaxBorder, kMaxBorder);

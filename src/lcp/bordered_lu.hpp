@@ -44,7 +44,9 @@ class EntryRef {
 // update's error bound), and whenever the caller asks (a path's final answer).
 class BorderedLu {
  public:
-  explicit BorderedLu(int rmax);
+  // Storage for matrices up to rmax square, reused from the last reset (no allocation for a
+  // size met before); the next factor() is fresh.
+  void reset(int rmax);
 
   // Factors the current r x r matrix with rows and columns row_keys[0..r), col_keys[0..r)
   // and entries entry(a, b): through the border on the base when allowed (r at least
@@ -72,7 +74,7 @@ class BorderedLu {
                      EntryRef entry, double tol);
   void solve_base(double* x) const;
 
-  int rmax_;
+  int rmax_ = 0;
   bool borderable_ = false;  // the base's keys are distinct, so a lookup names one place
   // The base: B0 (column-scaled, LU in place with row interchanges perm0_), its scales,
   // and its keys sorted with their positions for lookup.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "contact_solver.hpp"
 #include "lemke_fast.hpp"
 #include "pivot/lcp.hpp"
 #include "stopwatch.hpp"
@@ -143,30 +144,36 @@ FallbackResult solve_contact_with_fallback(const ContactProblem& problem, LcpMet
                                            const LemkeOptions& options, const LcpBasis& warm) {
   FallbackResult out;
   out.result = solve_contact(problem, method, options, warm);
-  int pivots = out.result.pivots;
-  double time_us = out.result.solve_time_us;
+  climb_fallback_chain(problem, method, options, &out);
+  return out;
+}
+
+void climb_fallback_chain(const ContactProblem& problem, LcpMethod method,
+                          const LemkeOptions& options, FallbackResult* out) {
+  int pivots = out->result.pivots;
+  double time_us = out->result.solve_time_us;
   for (const FallbackStage stage : kChain) {
     // A cancelled solve asked for nothing more.
-    if (out.result.status == LcpStatus::Solved || out.result.status == LcpStatus::Cancelled) break;
+    if (out->result.status == LcpStatus::Solved || out->result.status == LcpStatus::Cancelled)
+      break;
     if ((stage == FallbackStage::Structural && method == LcpMethod::Structural) ||
         (stage == FallbackStage::Standard && method == LcpMethod::Standard)) {
       continue;
     }
     std::optional<LcpResult> attempt = solve_contact_stage(problem, stage, options);
     if (!attempt) continue;
-    ++out.attempts;
+    ++out->attempts;
     pivots += attempt->pivots;
     time_us += attempt->solve_time_us;
     if (attempt->status == LcpStatus::Solved) {
-      out.result = std::move(*attempt);
-      out.rescued_by = stage;
+      out->result = std::move(*attempt);
+      out->rescued_by = stage;
     } else if (attempt->status == LcpStatus::Cancelled) {
-      out.result.status = LcpStatus::Cancelled;
+      out->result.status = LcpStatus::Cancelled;
     }
   }
-  out.result.pivots = pivots;
-  out.result.solve_time_us = time_us;
-  return out;
+  out->result.pivots = pivots;
+  out->result.solve_time_us = time_us;
 }
 
 }  // namespace pivot

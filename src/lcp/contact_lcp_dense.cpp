@@ -21,16 +21,6 @@ void check_size(const ContactProblem& problem, const VecX& z, const char* what) 
   }
 }
 
-// v_c = N theta + D phi + k, the normalised velocity after the step (Lloyd (2) with
-// M = G G'); the body velocity is G^-T v_c.
-VecX normalized_velocity(const NormalizedContacts& nc, const VecX& z) {
-  const int n = static_cast<int>(nc.N.size());
-  VecX v_c = nc.k;
-  for (int i = 0; i < n; ++i) add_scaled_column(nc.N[i], z(i), &v_c);
-  for (int j = 0; j < n * nc.d; ++j) add_scaled_column(nc.D[j], z(n + j), &v_c);
-  return v_c;
-}
-
 }  // namespace
 
 DenseLcp assemble_contact_lcp(const ContactProblem& problem) {
@@ -68,18 +58,43 @@ DenseLcp assemble_contact_lcp(const ContactProblem& problem) {
   return lcp;
 }
 
+void normalized_velocity(const NormalizedContacts& nc, const VecX& z, VecX* v_c) {
+  const int n = static_cast<int>(nc.N.size());
+  *v_c = nc.k;
+  for (int i = 0; i < n; ++i) add_scaled_column(nc.N[i], z(i), v_c);
+  for (int j = 0; j < n * nc.d; ++j) add_scaled_column(nc.D[j], z(n + j), v_c);
+}
+
 VecX contact_velocity(const ContactProblem& problem, const VecX& z) {
+  NormalizedContacts nc;
+  VecX v_c, v;
+  contact_velocity(problem, z, &nc, &v_c, &v);
+  return v;
+}
+
+void contact_velocity(const ContactProblem& problem, const VecX& z, NormalizedContacts* nc,
+                      VecX* v_c, VecX* v) {
   check_size(problem, z, "contact_velocity");
-  const NormalizedContacts nc = normalize_contacts(problem);
-  return body_velocity_from_normalized(nc, normalized_velocity(nc, z));
+  normalize_contacts(problem, nc);
+  normalized_velocity(*nc, z, v_c);
+  body_velocity_from_normalized(*nc, *v_c, v);
 }
 
 VecX contact_lcp_w(const NormalizedContacts& nc, const VecX& z, double* q_scale) {
+  VecX v_c, w;
+  contact_lcp_w(nc, z, &v_c, &w, q_scale);
+  return w;
+}
+
+void contact_lcp_w(const NormalizedContacts& nc, const VecX& z, VecX* v_c_out, VecX* w_out,
+                   double* q_scale) {
   const int n = static_cast<int>(nc.N.size());
   const int d = nc.d;
   const int lambda0 = n + n * d;
-  const VecX v_c = normalized_velocity(nc, z);
-  VecX w(z.size());
+  normalized_velocity(nc, z, v_c_out);
+  const VecX& v_c = *v_c_out;
+  VecX& w = *w_out;
+  w.resize(z.size());
   *q_scale = 0.0;
   for (int i = 0; i < n; ++i) {
     w(i) = column_dot(nc.N[i], v_c) + nc.b[i];
@@ -93,7 +108,6 @@ VecX contact_lcp_w(const NormalizedContacts& nc, const VecX& z, double* q_scale)
     }
     w(lambda0 + i) = nc.mu[i] * z(i) - phi_sum;
   }
-  return w;
 }
 
 VecX contact_lcp_w(const ContactProblem& problem, const VecX& z) {
@@ -104,10 +118,14 @@ VecX contact_lcp_w(const ContactProblem& problem, const VecX& z) {
 
 LcpCheck check_contact_solution(const ContactProblem& problem, const VecX& z) {
   check_size(problem, z, "check_contact_solution");
-  const NormalizedContacts nc = normalize_contacts(problem);
+  VecX v_c, w;
+  return check_contact_solution(normalize_contacts(problem), z, &v_c, &w);
+}
+
+LcpCheck check_contact_solution(const NormalizedContacts& nc, const VecX& z, VecX* v_c, VecX* w) {
   double q_scale = 0.0;
-  const VecX w = contact_lcp_w(nc, z, &q_scale);
-  return check_complementarity(z, w, q_scale);
+  contact_lcp_w(nc, z, v_c, w, &q_scale);
+  return check_complementarity(z, *w, q_scale);
 }
 
 }  // namespace pivot

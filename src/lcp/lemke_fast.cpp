@@ -103,19 +103,34 @@ enum class Blocking { No, Indeterminate, Determinate };
 
 class FastLemke {
  public:
-  FastLemke(const ContactProblem& problem, bool reduced, const LemkeOptions& options,
-            double cover_perturbation)
-      : nc_(normalize_contacts(problem)),
-        n_(problem.num_contacts()),
-        d_(problem.d),
-        size_(problem.lcp_size()),
-        reduced_(reduced),
-        cover_perturbation_(cover_perturbation),
-        tol_(options.relative_tolerance),
-        max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_)),
-        stop_(options),
-        rmax_(6 * nc_.num_bodies + 2),
-        lu_(rmax_) {
+  // (problem, method) => the tables of a fresh solve, in the storage of the previous one:
+  // a solver kept between solves (FastLemkeSolver) allocates nothing for sizes it has met.
+  // Every member a solve reads is set here or by start_basis.
+  void reset(const ContactProblem& problem, bool reduced, const LemkeOptions& options,
+             double cover_perturbation) {
+    normalize_contacts(problem, &nc_);
+    n_ = problem.num_contacts();
+    d_ = problem.d;
+    size_ = problem.lcp_size();
+    reduced_ = reduced;
+    cover_perturbation_ = cover_perturbation;
+    cover_seed_ = 0;
+    tol_ = options.relative_tolerance;
+    noise_ = 0.0;
+    slack_ = 0.0;
+    max_pivots_ = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_);
+    stop_ = StopRequest(options);
+    rmax_ = 6 * nc_.num_bodies + 2;
+    r_ = -1;
+    z0_basic_ = false;
+    driving_is_z_ = true;
+    rsize_ = 0;
+    z0val_ = z0mag_ = 0.0;
+    qz0_ = mz0_ = qz0mag_ = mz0mag_ = 0.0;
+    vabs_max_ = lambda_mag_max_ = zmag_max_ = 0.0;
+    drive_ = Rhs{};
+    prow_ = ContactColumn{};
+    stats_ = FastLemkeStats{};
     for (int g = 0; g < n_ * d_; ++g) {
       if (!mergeable(nc_.N[g / d_], nc_.D[g])) {
         throw std::invalid_argument("contact " + std::to_string(g / d_) +
@@ -128,23 +143,34 @@ class FastLemke {
       contact_of_[k] = k < n_ ? k : k < n_ + n_ * d_ ? (k - n_) / d_ : k - n_ - n_ * d_;
     }
     active_.assign(n_, reduced_ ? 0 : 1);
-    v_ = VecX::Zero(dim);
-    V_ = VecX::Zero(dim);
-    Vq_ = VecX::Zero(dim);
-    vabs_ = VecX::Zero(dim);
-    Vqabs_ = VecX::Zero(dim);
-    bstar_ = VecX::Zero(dim);
-    cstar_ = VecX::Zero(dim);
+    v_.setZero(dim);
+    V_.setZero(dim);
+    Vq_.setZero(dim);
+    vabs_.setZero(dim);
+    Vqabs_.setZero(dim);
+    bstar_.setZero(dim);
+    cstar_.setZero(dim);
     // Lloyd Sec. 5.2: the reduced matrix is a product through R^{6m}, plus the z0 column
     // and the w_r row, so a non-singular one has r <= 6m + 2. It is the only dense matrix
     // (lu_ holds it).
-    rhs_ = VecX::Zero(rmax_);
-    rmag_ = VecX::Zero(rmax_);
+    lu_.reset(rmax_);
+    rhs_.setZero(rmax_);
+    rmag_.setZero(rmax_);
     colscale_.assign(rmax_, 1.0);
     row_keys_.assign(rmax_, 0);
     col_keys_.assign(rmax_, 0);
     stats_.largest_dense_entries = static_cast<long long>(rmax_) * rmax_;
     x_of_.assign(n_, -1);
+    for (std::vector<int>* rows : {&theta_rows_, &kappa_, &lambda_rows_, &negative_, &blocking_,
+                                   &indeterminate_, &candidates_, &keep_}) {
+      rows->clear();
+    }
+    nstar_.clear();
+    dstar_.clear();
+    bgamma_.clear();
+    bx_.clear();
+    entries_.clear();
+    warm_basic_.clear();
     theta_rows_.reserve(n_);
     kappa_.reserve(static_cast<size_t>(n_) * d_);
     lambda_rows_.reserve(n_);
@@ -156,7 +182,7 @@ class FastLemke {
     blocking_.reserve(size_);
     indeterminate_.reserve(size_);
     bounded_.assign(size_, 0);
-    row_l1_ = VecX::Zero(size_);
+    row_l1_.setZero(size_);
     for (int k = 0; k < n_ + n_ * d_; ++k) {
       const ContactColumn& col = k < n_ ? nc_.N[k] : nc_.D[k - n_];
       for (int t = 0; t < 2; ++t) {
@@ -167,10 +193,15 @@ class FastLemke {
     candidates_.reserve(size_ + 1);
     keep_.reserve(size_ + 1);
     entries_.reserve(size_ + 1);
+    path_.clear();
     if (reduced_) path_.reserve(static_cast<size_t>(64) * dim);
   }
 
-  FastLemkeResult run(const ContactProblem& problem, const LcpBasis& warm, Clock::time_point start);
+  FastLemke() : stop_(LemkeOptions{}) {}
+
+  // (problem as reset, warm basis) => *out, its vectors' storage reused.
+  void run(const ContactProblem& problem, const LcpBasis& warm, Clock::time_point start,
+           FastLemkeResult* out);
 
  private:
   // Outcome of adding a contact's friction rows in the reduced method.
@@ -198,11 +229,11 @@ class FastLemke {
                            double z0mag) const;
   void store_basic_values(const Rhs& in, VecX* out, VecX* magnitude);
   void start_basis();
-  bool warm_answer(const ContactProblem& problem, const LcpBasis& warm, LcpResult* result);
+  bool warm_answer(const LcpBasis& warm, LcpResult* result);
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(int* pivots);
   bool another_cover();
-  bool final_answer(const ContactProblem& problem, LcpResult* result);
+  bool final_answer(LcpResult* result);
   void bound_row(int k);
   Blocking blocks(int k);
   bool z0_step_feasible(int first);
@@ -260,6 +291,7 @@ class FastLemke {
   double qz0_ = 0.0, mz0_ = 0.0, qz0mag_ = 0.0, mz0mag_ = 0.0;
   VecX Vq_, Vqabs_;            // velocity of the current basic solution and its bound
   std::vector<double> path_;   // Reduced: v_c / z0 at every vertex so far, 6m values each
+  VecX path_vertex_;           // activate(): one vertex of path_
   std::vector<int> negative_;  // basic rows with m' < 0, the only ones the ratio test reads
   std::vector<int> blocking_;  // the determinate ones, and the others when the step needs them
   std::vector<int> indeterminate_;  // rows negative beyond round-off by < kDeterminate bounds
@@ -272,6 +304,9 @@ class FastLemke {
   std::vector<int> candidates_, keep_;
   std::vector<double> entries_;
   std::vector<char> warm_basic_;  // the warm start's basis as it is repaired
+  std::vector<char> cold_active_;  // active_ before a warm start, restored when it fails
+  VecX vfinal_;                    // finish(): the normalised velocity of the answer
+  VecX check_v_, check_w_;         // the acceptance check's v_c and w
   FastLemkeStats stats_;
 };
 
@@ -614,8 +649,11 @@ FastLemke::Activation FastLemke::activate(int i) {
   const int dim = 6 * nc_.num_bodies;
   double worst = 0.0;  // max over vertices and directions of -d_ij' v_c / z0
   for (size_t h = 0; h < path_.size(); h += dim) {
-    const Eigen::Map<const VecX> u(path_.data() + h, dim);
-    for (int j = 0; j < d_; ++j) worst = std::max(worst, -column_dot(friction(phi_index(i, j)), u));
+    // Copied into kept storage: a Map handed to column_dot's const VecX& was a new vector.
+    path_vertex_ = Eigen::Map<const VecX>(path_.data() + h, dim);
+    for (int j = 0; j < d_; ++j) {
+      worst = std::max(worst, -column_dot(friction(phi_index(i, j)), path_vertex_));
+    }
   }
   const double cover = 1.0 + worst;
   if (cover > kMaxCover) return Activation::Restart;
@@ -757,7 +795,8 @@ void FastLemke::finish(LcpResult* result) {
   for (int k = 0; k < size_; ++k) {
     if (state_[k] == Pair::ZBasic) result->z[k] = zval_[k];
   }
-  VecX V = nc_.k;
+  VecX& V = vfinal_;
+  V = nc_.k;
   for (int i = 0; i < n_; ++i) add_scaled_column(nc_.N[i], result->z[i], &V);
   for (int g = 0; g < n_ * d_; ++g) add_scaled_column(nc_.D[g], result->z[n_ + g], &V);
   // A contact never added has theta = phi = 0, so gamma = 0 and any lambda >= 0 is
@@ -793,10 +832,9 @@ void FastLemke::finish(LcpResult* result) {
 // times: a basic value of a face's fourth, unloaded contact drifts below -slack over
 // minutes at rest, and one flip restores a feasible basis. Else the solver is left as it
 // was, for Step 0.
-bool FastLemke::warm_answer(const ContactProblem& problem, const LcpBasis& warm,
-                            LcpResult* result) {
+bool FastLemke::warm_answer(const LcpBasis& warm, LcpResult* result) {
   if (static_cast<int>(warm.z_basic.size()) != size_) return false;
-  const std::vector<char> cold_active = active_;
+  cold_active_ = active_;
   warm_basic_ = warm.z_basic;
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   double qinf = 0.0;
@@ -822,13 +860,13 @@ bool FastLemke::warm_answer(const ContactProblem& problem, const LcpBasis& warm,
         worst = k;
     }
     if (std::min(result->z[worst], result->w[worst]) >= -slack &&
-        check_contact_solution(problem, result->z).accepted) {
+        check_contact_solution(nc_, result->z, &check_v_, &check_w_).accepted) {
       stats_.warm_repairs = repair;
       return true;
     }
     warm_basic_[worst] = !warm_basic_[worst];
   }
-  active_ = cold_active;
+  active_ = cold_active_;
   return false;
 }
 
@@ -843,7 +881,7 @@ void FastLemke::start_basis() {
   }
   // Ones, or spread (the fallback chain's PerturbedCover stage, another_cover): another way
   // through the degenerate vertices.
-  c_ = spread_cover(size_, cover_perturbation_, cover_seed_);
+  spread_cover(size_, cover_perturbation_, cover_seed_, &c_);
   lu_.invalidate();  // the covering entries are in the reduced matrix's z0 column
   zval_ = VecX::Zero(size_);
   zmag_ = VecX::Zero(size_);
@@ -1043,27 +1081,29 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
 
 // The answer of the basis a path ended on (complementary, or with z0 vanished): Lloyd (31)
 // solved afresh, completed by finish(). True when the acceptance check takes it.
-bool FastLemke::final_answer(const ContactProblem& problem, LcpResult* result) {
+bool FastLemke::final_answer(LcpResult* result) {
   const auto t0 = Clock::now();
   const bool ok = build_basis(Factor::Fresh);
   stats_.factor_time_us += microseconds_since(t0);
   if (!ok) return false;
   solve(Rhs{Rhs::Q, -1, 1.0});
   finish(result);
-  return check_contact_solution(problem, result->z).accepted;
+  return check_contact_solution(nc_, result->z, &check_v_, &check_w_).accepted;
 }
 
-FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& warm,
-                               Clock::time_point start) {
-  FastLemkeResult out;
-  LcpResult& result = out.lcp;
-  if (warm_answer(problem, warm, &result)) {
+void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::time_point start,
+                    FastLemkeResult* out) {
+  LcpResult& result = out->lcp;
+  result.pivots = 0;
+  result.warm = false;
+  result.basis.z_basic.clear();
+  if (warm_answer(warm, &result)) {
     result.status = LcpStatus::Solved;
     result.warm = true;
     result.basis.z_basic = warm_basic_;  // as repaired
     result.solve_time_us = microseconds_since(start);
-    out.stats = stats_;
-    return out;
+    out->stats = stats_;
+    return;
   }
   std::optional<LcpStatus> status;
   bool refused = false;  // the path ended, but on an answer the acceptance check refuses
@@ -1074,7 +1114,7 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     start_basis();
     status = pivot_to_solution(&result.pivots);
     if (!status) continue;
-    refused = *status == LcpStatus::Solved && !final_answer(problem, &result);
+    refused = *status == LcpStatus::Solved && !final_answer(&result);
     if (refused) status = LcpStatus::NumericalFailure;  // result holds that answer
     if (*status == LcpStatus::NumericalFailure && another_cover()) continue;
     break;
@@ -1096,8 +1136,7 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
     result.basis.z_basic.resize(size_);
     for (int k = 0; k < size_; ++k) result.basis.z_basic[k] = state_[k] == Pair::ZBasic;
   }
-  out.stats = stats_;
-  return out;
+  out->stats = stats_;
 }
 
 }  // namespace
@@ -1105,6 +1144,22 @@ FastLemkeResult FastLemke::run(const ContactProblem& problem, const LcpBasis& wa
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
                                  const LemkeOptions& options, const LcpBasis& warm,
                                  double cover_perturbation) {
+  FastLemkeSolver solver;
+  return solver.solve(problem, method, options, warm, cover_perturbation);
+}
+
+struct FastLemkeSolver::Tables {
+  FastLemke solver;
+};
+
+FastLemkeSolver::FastLemkeSolver() : tables_(std::make_unique<Tables>()) {}
+FastLemkeSolver::~FastLemkeSolver() = default;
+FastLemkeSolver::FastLemkeSolver(FastLemkeSolver&&) noexcept = default;
+FastLemkeSolver& FastLemkeSolver::operator=(FastLemkeSolver&&) noexcept = default;
+
+const FastLemkeResult& FastLemkeSolver::solve(const ContactProblem& problem, LcpMethod method,
+                                              const LemkeOptions& options, const LcpBasis& warm,
+                                              double cover_perturbation) {
   if (method != LcpMethod::Structural && method != LcpMethod::Reduced) {
     throw std::invalid_argument(
         std::string("solve_lemke_fast: method must be structural or reduced, got ") +
@@ -1114,13 +1169,14 @@ FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method
   // No contact, no LCP: nothing to pivot on (the solver's tables would be empty; a
   // problem file with `contacts 0 d` crashed it, fuzz input, lcp_solve at 338fdd2).
   if (problem.num_contacts() == 0) {
-    FastLemkeResult empty;
-    empty.lcp.status = LcpStatus::Solved;
-    empty.lcp.solve_time_us = microseconds_since(start);
-    return empty;
+    result_ = FastLemkeResult{};
+    result_.lcp.status = LcpStatus::Solved;
+    result_.lcp.solve_time_us = microseconds_since(start);
+    return result_;
   }
-  FastLemke solver(problem, method == LcpMethod::Reduced, options, cover_perturbation);
-  return solver.run(problem, warm, start);
+  tables_->solver.reset(problem, method == LcpMethod::Reduced, options, cover_perturbation);
+  tables_->solver.run(problem, warm, start, &result_);
+  return result_;
 }
 
 }  // namespace pivot

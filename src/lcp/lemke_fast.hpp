@@ -5,6 +5,8 @@
 // contact's friction variables when its theta first enters the basis (Sec. 5.3).
 #pragma once
 
+#include <memory>
+
 #include "pivot/lcp.hpp"
 
 namespace pivot {
@@ -37,5 +39,26 @@ struct FastLemkeResult {
 FastLemkeResult solve_lemke_fast(const ContactProblem& problem, LcpMethod method,
                                  const LemkeOptions& options = {}, const LcpBasis& warm = {},
                                  double cover_perturbation = 0.0);
+
+// solve_lemke_fast for a caller that solves again and again (a World's island, step after
+// step): the solver's tables and the answer keep their storage between solves, so a solve
+// of sizes met before allocates nothing when its warm start is the answer.
+class FastLemkeSolver {
+ public:
+  FastLemkeSolver();
+  ~FastLemkeSolver();
+  FastLemkeSolver(FastLemkeSolver&&) noexcept;
+  FastLemkeSolver& operator=(FastLemkeSolver&&) noexcept;
+
+  // As solve_lemke_fast; the answer stays valid until the next call.
+  const FastLemkeResult& solve(const ContactProblem& problem, LcpMethod method,
+                               const LemkeOptions& options = {}, const LcpBasis& warm = {},
+                               double cover_perturbation = 0.0);
+
+ private:
+  struct Tables;
+  std::unique_ptr<Tables> tables_;
+  FastLemkeResult result_;
+};
 
 }  // namespace pivot

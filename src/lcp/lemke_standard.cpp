@@ -19,11 +19,16 @@ namespace pivot {
 int default_max_pivots(int n) { return 50 * (n + 1); }
 
 VecX spread_cover(int n, double spread, int seed) {
-  VecX c = VecX::Ones(n);
-  for (int k = 0; k < n && spread > 0.0; ++k) {
-    c[k] += spread * std::fmod(0.5 + 0.6180339887498949 * (k + seed), 1.0);
-  }
+  VecX c;
+  spread_cover(n, spread, seed, &c);
   return c;
+}
+
+void spread_cover(int n, double spread, int seed, VecX* c) {
+  c->setOnes(n);
+  for (int k = 0; k < n && spread > 0.0; ++k) {
+    (*c)[k] += spread * std::fmod(0.5 + 0.6180339887498949 * (k + seed), 1.0);
+  }
 }
 
 int initial_leaving_row(const VecX& q_over_c, double tol, std::vector<int>* ties) {

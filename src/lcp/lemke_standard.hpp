@@ -31,6 +31,8 @@ int default_max_pivots(int n);
 // sequence in [0, 1): any positive c starts a valid path (Cottle-Pang-Stone 4.4.5); spread
 // ones break the exact ties of coplanar contacts another way for each seed. spread 0: ones.
 VecX spread_cover(int n, double spread, int seed);
+// The same into *c, its storage reused.
+void spread_cover(int n, double spread, int seed, VecX* c);
 
 // After a path that failed numerically (cycled, met a singular basis, or ended on an answer
 // the acceptance check refuses), both methods start again from Step 0 with

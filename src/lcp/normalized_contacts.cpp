@@ -30,6 +30,12 @@ void check_column(const ContactColumn& c, int num_bodies, const char* what, int 
 }  // namespace
 
 NormalizedContacts normalize_contacts(const ContactProblem& p) {
+  NormalizedContacts nc;
+  normalize_contacts(p, &nc);
+  return nc;
+}
+
+void normalize_contacts(const ContactProblem& p, NormalizedContacts* out) {
   const int m = p.num_bodies();
   const int n = p.num_contacts();
   if (p.d < 2) throw std::invalid_argument("d must be >= 2, got " + std::to_string(p.d));
@@ -38,9 +44,10 @@ NormalizedContacts normalize_contacts(const ContactProblem& p) {
       static_cast<int>(p.friction.size()) != n * p.d) {
     throw std::invalid_argument("contact problem sizes disagree (mu, b, friction vs normal)");
   }
-  NormalizedContacts nc;
+  NormalizedContacts& nc = *out;
   nc.num_bodies = m;
   nc.d = p.d;
+  nc.factor.clear();
   nc.factor.reserve(m);
   for (int k = 0; k < m; ++k) {
     const Mat6& Mk = p.mass[k];
@@ -55,6 +62,8 @@ NormalizedContacts normalize_contacts(const ContactProblem& p) {
     }
     nc.factor.push_back(llt);
   }
+  nc.N.clear();
+  nc.D.clear();
   nc.N.reserve(n);
   nc.D.reserve(static_cast<size_t>(n) * p.d);
   for (int i = 0; i < n; ++i) {
@@ -71,7 +80,6 @@ NormalizedContacts normalize_contacts(const ContactProblem& p) {
   }
   nc.mu = p.mu;
   nc.b = p.b;
-  return nc;
 }
 
 double column_dot(const ContactColumn& a, const ContactColumn& b) {
@@ -114,11 +122,16 @@ void add_abs_column(const ContactColumn& a, double s, VecX* v) {
 }
 
 VecX body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c) {
-  VecX v(v_c.size());
-  for (int k = 0; k < nc.num_bodies; ++k) {
-    v.segment<6>(6 * k) = nc.factor[k].matrixU().solve(v_c.segment<6>(6 * k));
-  }
+  VecX v;
+  body_velocity_from_normalized(nc, v_c, &v);
   return v;
+}
+
+void body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c, VecX* v) {
+  v->resize(v_c.size());
+  for (int k = 0; k < nc.num_bodies; ++k) {
+    v->segment<6>(6 * k) = nc.factor[k].matrixU().solve(v_c.segment<6>(6 * k));
+  }
 }
 
 }  // namespace pivot

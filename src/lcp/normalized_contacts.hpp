@@ -24,6 +24,8 @@ struct NormalizedContacts {
 // Throws std::invalid_argument naming the body when a mass matrix is not SPD, and for
 // inconsistent sizes.
 NormalizedContacts normalize_contacts(const ContactProblem& problem);
+// The same into *out, whose storage is reused: no allocation for sizes it has held before.
+void normalize_contacts(const ContactProblem& problem, NormalizedContacts* out);
 
 // a' b for two sparse columns.
 double column_dot(const ContactColumn& a, const ContactColumn& b);
@@ -39,8 +41,23 @@ void add_abs_column(const ContactColumn& a, double s, VecX* v);
 // b_i, sigma_ij = d_ij' v_c + lambda_i, gamma_i = mu_i theta_i - sum_j phi_ij, with v_c
 // = k + N theta + D phi. *q_scale receives |q|_inf, from the same columns (N'k + b, D'k, 0).
 VecX contact_lcp_w(const NormalizedContacts& nc, const VecX& z, double* q_scale);
+// The same into *w, v_c into *v_c: storage reused, as for what follows.
+void contact_lcp_w(const NormalizedContacts& nc, const VecX& z, VecX* v_c, VecX* w,
+                   double* q_scale);
+
+// v_c = N theta + D phi + k, the normalised velocity after the step (Lloyd (2) with
+// M = G G'); the body velocity is G^-T v_c.
+void normalized_velocity(const NormalizedContacts& nc, const VecX& z, VecX* v_c);
 
 // Body velocities from a normalised velocity v_c: v = G^-T v_c (Lloyd (2) with M = GG').
 VecX body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c);
+void body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c, VecX* v);
+
+// contact_velocity with the columns, v_c and v formed in the storage given.
+void contact_velocity(const ContactProblem& problem, const VecX& z, NormalizedContacts* nc,
+                      VecX* v_c, VecX* v);
+
+// check_contact_solution on columns already normalised, w and v_c formed in *w, *v_c.
+LcpCheck check_contact_solution(const NormalizedContacts& nc, const VecX& z, VecX* v_c, VecX* w);
 
 }  // namespace pivot

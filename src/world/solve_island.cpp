@@ -25,18 +25,21 @@ double formulation_parameter(NonconvexFormulation form, const ContactProblem& pl
 
 }  // namespace
 
-IslandSolve solve_island(const ContactProblem& problem, PlaneGroups* groups,
-                         const SceneSettings& settings, const LemkeOptions& lemke,
-                         const LcpBasis& warm) {
-  IslandSolve out;
+void solve_island(const ContactProblem& problem, PlaneGroups* groups, const SceneSettings& settings,
+                  const LemkeOptions& lemke, const LcpBasis& warm, ContactSolver* solver,
+                  IslandSolve* solved) {
+  IslandSolve& out = *solved;
   if (groups->groups.empty()) {
-    FallbackResult chain = solve_contact_with_fallback(problem, settings.solver, lemke, warm);
+    const FallbackResult& chain =
+        solver->solve_with_fallback(problem, settings.solver, lemke, warm);
     out.pivots = chain.result.pivots;
     out.fell_back = chain.attempts > 0;
     out.rescued_by = chain.rescued_by;
-    out.result = std::move(chain.result);
-    return out;
+    out.result = chain.result;
+    return;
   }
+  out.fell_back = false;
+  out.rescued_by.reset();
   groups->form = settings.nonconvex;
   groups->parameter = formulation_parameter(groups->form, problem, settings.time_step_s);
   const auto solve = [&](LcpMethod method) {
@@ -53,7 +56,6 @@ IslandSolve solve_island(const ContactProblem& problem, PlaneGroups* groups,
     out.pivots += out.result.pivots;
     if (out.result.status == LcpStatus::Solved) out.rescued_by = FallbackStage::Standard;
   }
-  return out;
 }
 
 }  // namespace pivot

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "lcp/contact_solver.hpp"
 #include "pivot/lcp.hpp"
 #include "pivot/nonconvex.hpp"
 #include "pivot/scene.hpp"
@@ -22,8 +23,10 @@ struct IslandSolve {
 // fallback is its search with the standard method; the summation formulation is always
 // standard: nothing to fall back to. Sets the groups' formulation and its constant
 // (PlaneGroups::parameter) for this problem, so a failed problem is written as solved.
-IslandSolve solve_island(const ContactProblem& problem, PlaneGroups* groups,
-                         const SceneSettings& settings, const LemkeOptions& lemke,
-                         const LcpBasis& warm);
+// An island without groups is solved by `solver`, the island's own, and the answer copied
+// into *out: both keep their storage from the last step's solve.
+void solve_island(const ContactProblem& problem, PlaneGroups* groups, const SceneSettings& settings,
+                  const LemkeOptions& lemke, const LcpBasis& warm, ContactSolver* solver,
+                  IslandSolve* out);
 
 }  // namespace pivot

@@ -37,9 +37,21 @@ struct World::Pipeline {
   std::vector<Vec6> wrenches;  // per body, at the current time
   std::vector<Vec6> recovery;  // per body: the step's recovery pseudo-velocity
   IslandInput input;           // the current island's stepper input
-  ContactProblem problem;      // the current island's contact LCP
   ContactBases bases;          // the solved contacts' bases, this step's and the last
   LcpBasis warm;               // the island's warm start
+  // Per island index, what its solve writes, kept from step to step so that a step like the
+  // last allocates nothing (tests/world/step_allocation_test.cpp).
+  struct IslandStorage {
+    ContactProblem problem;  // the island's contact LCP
+    ContactSolver solver;
+    IslandSolve solved;  // the solver's answer (or the grouped search's)
+    VecX z;              // the impulses applied
+  };
+  std::vector<IslandStorage> per_island;
+  IslandStorage& storage(int island_index) {
+    if (per_island.size() <= static_cast<size_t>(island_index)) per_island.resize(island_index + 1);
+    return per_island[island_index];
+  }
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
 };
@@ -214,13 +226,15 @@ bool World::step_island(int island_index) {
   const bool recovering =
       recovery_depths(in.gaps_m, in.groups.groups, &in.stepper.recovery_depth_m);
   // (stepper input) => contact LCP, Egan (3)-(7)
-  const ContactProblem& problem = p.problem;
-  assemble_stewart_trinkle(in.stepper, &p.problem);
+  Pipeline::IslandStorage& kept = p.storage(island_index);
+  const ContactProblem& problem = kept.problem;
+  assemble_stewart_trinkle(in.stepper, &kept.problem);
   stats_.assembly_us += microseconds_since(t0);
 
   // (contact LCP, last step's bases) => impulses z, or a failed solve kept for the caller
   t0 = Clock::now();
-  VecX z = VecX::Zero(problem.lcp_size());
+  VecX& z = kept.z;
+  z.setZero(problem.lcp_size());
   bool solved = false;
   if (problem.num_contacts() > 0) {
     ++stats_.islands;
@@ -231,7 +245,7 @@ bool World::step_island(int island_index) {
     } else {
       p.warm.z_basic.clear();
     }
-    const LcpResult result = solve(problem, p.warm);
+    const LcpResult& result = solve(problem, p.warm, island_index);
     if (result.status == LcpStatus::Cancelled) return false;
     solved = result.status == LcpStatus::Solved;
     stats_.warm_starts += result.warm;
@@ -252,7 +266,7 @@ bool World::step_island(int island_index) {
 
   // (z) => velocities, Lloyd (2): v = M^-1 (N~ theta + D~ phi + k~_x), and the impulses
   t0 = Clock::now();
-  const VecX v = contact_velocity(problem, z);
+  const VecX& v = kept.solver.velocity(problem, z);
   set_island_velocities(island, v, &state_.bodies);
   decode_impulses(problem, z, in, island, island_index, *p.collision, &impulses_, &side_impulses_);
   stats_.integrate_us += microseconds_since(t0);
@@ -264,10 +278,11 @@ bool World::step_island(int island_index) {
   ++stats_.recoveries;
   const ContactProblem pseudo = recovery_problem(problem, v, in.stepper.recovery_depth_m, h,
                                                  scene_.settings.penetration_recovery_speed_mps);
-  const LcpResult push = solve(pseudo, LcpBasis{});
+  const VecX v_solved = v;  // the island's solver forms the push's velocity next
+  const LcpResult& push = solve(pseudo, LcpBasis{}, island_index);
   if (push.status == LcpStatus::Cancelled) return false;
   if (push.status == LcpStatus::Solved) {
-    const VecX u = contact_velocity(pseudo, push.z) - v;
+    const VecX u = kept.solver.velocity(pseudo, push.z) - v_solved;
     for (size_t k = 0; k < island.bodies.size(); ++k) {
       p.recovery[island.bodies[k]] = u.segment<6>(6 * k);
     }
@@ -276,15 +291,18 @@ bool World::step_island(int island_index) {
   return true;
 }
 
-// (contact LCP, warm basis) => solve_island's result; its pivots, fallbacks and rescues
-// into StepStats
-LcpResult World::solve(const ContactProblem& problem, const LcpBasis& warm) {
+// (contact LCP, warm basis) => solve_island's result, valid until the next solve; its
+// pivots, fallbacks and rescues into StepStats
+const LcpResult& World::solve(const ContactProblem& problem, const LcpBasis& warm,
+                              int island_index) {
   Pipeline& p = *pipeline_;
-  IslandSolve solved = solve_island(problem, &p.input.groups, scene_.settings, p.lemke, warm);
+  Pipeline::IslandStorage& kept = p.storage(island_index);
+  IslandSolve& solved = kept.solved;
+  solve_island(problem, &p.input.groups, scene_.settings, p.lemke, warm, &kept.solver, &solved);
   stats_.pivots += solved.pivots;
   stats_.fallbacks += solved.fell_back;
   if (solved.rescued_by) ++stats_.rescues[static_cast<int>(*solved.rescued_by)];
-  return std::move(solved.result);
+  return solved.result;
 }
 
 // (velocities, recovery pseudo-velocities) => poses, Egan (4)

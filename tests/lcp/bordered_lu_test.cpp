@@ -64,7 +64,8 @@ TEST(BorderedLu, FollowsRowsAndColumnsThatComeAndGoAsAFreshFactorisationWould) {
   std::mt19937 rng(7);
   Keyed m(100);
   std::shuffle(m.cols.begin(), m.cols.end(), rng);  // a column's place is not its row's
-  BorderedLu lu(200);
+  BorderedLu lu;
+  lu.reset(200);
   double worst = 0.0;
   expect_solves(lu, m, true, rng, &worst);
   int bordered = 0, steps = 0;
@@ -109,7 +110,8 @@ TEST(BorderedLu, FollowsRowsAndColumnsThatComeAndGoAsAFreshFactorisationWould) {
 TEST(BorderedLu, AFreshFactorisationIsAskedForAndSmallMatricesAlwaysGetOne) {
   std::mt19937 rng(3);
   Keyed m(80);
-  BorderedLu lu(100);
+  BorderedLu lu;
+  lu.reset(100);
   double worst = 0.0;
   expect_solves(lu, m, true, rng, &worst);
   m.rows.back() = m.cols.back() = 1000;
@@ -134,7 +136,8 @@ TEST(BorderedLu, AFreshFactorisationIsAskedForAndSmallMatricesAlwaysGetOne) {
 TEST(BorderedLu, ASingularMatrixReachedThroughTheBorderIsRefused) {
   std::mt19937 rng(5);
   Keyed m(80);
-  BorderedLu lu(100);
+  BorderedLu lu;
+  lu.reset(100);
   double worst = 0.0;
   expect_solves(lu, m, true, rng, &worst);
   // A new column under its own name with the entries of column 0: the matrix is singular,

@@ -1,0 +1,27 @@
+#include "contact_solver.hpp"
+
+namespace pivot {
+
+const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& problem,
+                                                         LcpMethod method,
+                                                         const LemkeOptions& options,
+                                                         const LcpBasis& warm) {
+  out_.attempts = 0;
+  out_.rescued_by.reset();
+  // solve_contact's dispatch, the fast methods' answer copied into storage kept from the
+  // last solve.
+  if (method == LcpMethod::Standard) {
+    out_.result = solve_contact(problem, method, options, warm);
+  } else {
+    out_.result = fast_.solve(problem, method, options, warm).lcp;
+  }
+  climb_fallback_chain(problem, method, options, &out_);
+  return out_;
+}
+
+const VecX& ContactSolver::velocity(const ContactProblem& problem, const VecX& z) {
+  contact_velocity(problem, z, &nc_, &v_c_, &v_);
+  return v_;
+}
+
+}  // namespace pivot

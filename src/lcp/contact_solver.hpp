@@ -1,0 +1,33 @@
+// A contact solve kept from one solve to the next, for a caller that solves the same island
+// step after step (World): the fast method's tables, the answer and the velocity it implies
+// keep their storage, so a step whose island keeps its sizes allocates nothing when the
+// warm start is the answer (tests/world/step_allocation_test.cpp).
+#pragma once
+
+#include "lemke_fast.hpp"
+#include "normalized_contacts.hpp"
+#include "pivot/lcp.hpp"
+
+namespace pivot {
+
+// The fallback chain after out->result, the requested method's own attempt: the loop of
+// solve_contact_with_fallback.
+void climb_fallback_chain(const ContactProblem& problem, LcpMethod method,
+                          const LemkeOptions& options, FallbackResult* out);
+
+class ContactSolver {
+ public:
+  // solve_contact_with_fallback; the answer stays valid until the next call.
+  const FallbackResult& solve_with_fallback(const ContactProblem& problem, LcpMethod method,
+                                            const LemkeOptions& options, const LcpBasis& warm);
+  // contact_velocity; valid until the next call.
+  const VecX& velocity(const ContactProblem& problem, const VecX& z);
+
+ private:
+  FastLemkeSolver fast_;
+  FallbackResult out_;
+  NormalizedContacts nc_;  // velocity()'s columns
+  VecX v_c_, v_;
+};
+
+}  // namespace pivot
