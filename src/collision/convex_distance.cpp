@@ -32,7 +32,7 @@ constexpr int kPattern = 16;
 constexpr int kStarts = 3;
 const double kDistinctCos = std::cos(0.3);
 // Turns by this angle never repeat a direction (Fibonacci sphere, pattern phases).
-const double kGoldenAngle_rad = M_PI * (3.0 - std::sqrt(5.0));
+const double kGoldenAngle_rad = kPi * (3.0 - std::sqrt(5.0));
 
 // Spheres and capsules are a point or a segment (their core) grown by a radius; GJK runs
 // on the cores, so an overlap smaller than the radii is still a GJK distance, exact.
@@ -304,7 +304,7 @@ AxisQuery refine_axis(const PosedPiece& a, const PosedPiece& b, AxisQuery best) 
     const Vec3 t1 = best.axis.unitOrthogonal(), t2 = best.axis.cross(t1);
     AxisQuery step = best;
     for (int k = 0; k < kPattern; ++k) {
-      const double phi = phase + 2.0 * M_PI / kPattern * k;
+      const double phi = phase + 2.0 * kPi / kPattern * k;
       const Vec3 n =
           (std::cos(turn) * best.axis + std::sin(turn) * (std::cos(phi) * t1 + std::sin(phi) * t2))
               .normalized();

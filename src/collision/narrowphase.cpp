@@ -114,9 +114,9 @@ void half_space_contacts(const PosedPiece& a, const PosedPiece& h, double margin
         const Vec3 centre = capsule_end(a, rim == kPlusRim ? 1.0 : -1.0);
         if (!flat) emit_point(centre + r * down, 0.0, edge_feature(rim, pa));
         for (int k = 0; k < kRimPoints; ++k) {
-          const double theta = 2.0 * M_PI * k / kRimPoints;
+          const double theta = 2.0 * kPi * k / kRimPoints;
           if (!flat &&
-              std::abs(std::remainder(theta - lowest_angle, 2.0 * M_PI)) < M_PI / kRimPoints) {
+              std::abs(std::remainder(theta - lowest_angle, 2.0 * kPi)) < kPi / kRimPoints) {
             continue;  // the lowest point stands for it
           }
           const Vec3 p = centre + r * (std::cos(theta) * a.rotation.col(0) +
@@ -313,7 +313,7 @@ Support support_feature(const PosedPiece& p, const Vec3& d) {
 
 // The octagon of a flat cylinder end, counter-clockwise about its outward normal.
 Vec3 disc_corner(const PosedPiece& p, const Support& s, int k) {
-  const double theta = s.disc_sign * 2.0 * M_PI * k / kRimPoints;
+  const double theta = s.disc_sign * 2.0 * kPi * k / kRimPoints;
   return s.disc_centre + p.geometry->radius_m * (std::cos(theta) * p.rotation.col(0) +
                                                  std::sin(theta) * p.rotation.col(1));
 }
