@@ -68,7 +68,10 @@ std::string probe(const std::string& video) {
 // placed differently). The bound, 25 pixels off by more than 2 levels, leaves room for a
 // few more such pixels, yet is below the smallest thing the drawing could get wrong: all
 // contact crosses are 31 pixels of this frame, all force arrows 51, a camera 10 cm off
-// changes 175 000.
+// changes 175 000. The panels are those of the screenshot's own frame (`print panels` after
+// `screenshot` reports the frame the screenshot took): the Stats panel sizes itself to its
+// draw-time line, which changes from frame to frame, and printed two frames before the
+// screenshot it was once 507 pixels narrower than drawn (under ASan, on a loaded machine).
 TEST(Render, FrameWithoutDisplayMatchesViewerScreenshot) {
   const std::string shot = temp_path("render_viewer_shot.png");
   const std::string frame = temp_path("render_frame.png");
@@ -79,10 +82,10 @@ TEST(Render, FrameWithoutDisplayMatchesViewerScreenshot) {
                                                                     "\n"
                                                                     "step 50\n"
                                                                     "wait 2\n"
-                                                                    "print panels\n"
                                                                     "screenshot " +
                                                                     shot +
                                                                     "\n"
+                                                                    "print panels\n"
                                                                     "quit\n");
   ASSERT_EQ(run_viewer("--script " + script, "/dev/null", panels), 0);
   const std::string err = temp_path("render_frame.err");
