@@ -82,45 +82,6 @@ void normalize_contacts(const ContactProblem& p, NormalizedContacts* out) {
   nc.b = p.b;
 }
 
-double column_dot(const ContactColumn& a, const ContactColumn& b) {
-  double sum = 0.0;
-  for (int s = 0; s < 2; ++s) {
-    if (a.body[s] < 0) continue;
-    for (int t = 0; t < 2; ++t) {
-      if (b.body[t] == a.body[s]) sum += a.block[s].dot(b.block[t]);
-    }
-  }
-  return sum;
-}
-
-double column_dot(const ContactColumn& a, const VecX& v) {
-  double sum = 0.0;
-  for (int s = 0; s < 2; ++s) {
-    if (a.body[s] >= 0) sum += a.block[s].dot(v.segment<6>(6 * a.body[s]));
-  }
-  return sum;
-}
-
-void add_scaled_column(const ContactColumn& a, double s, VecX* v) {
-  for (int t = 0; t < 2; ++t) {
-    if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t];
-  }
-}
-
-double abs_column_dot(const ContactColumn& a, const VecX& v) {
-  double sum = 0.0;
-  for (int s = 0; s < 2; ++s) {
-    if (a.body[s] >= 0) sum += a.block[s].cwiseAbs().dot(v.segment<6>(6 * a.body[s]));
-  }
-  return sum;
-}
-
-void add_abs_column(const ContactColumn& a, double s, VecX* v) {
-  for (int t = 0; t < 2; ++t) {
-    if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t].cwiseAbs();
-  }
-}
-
 VecX body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c) {
   VecX v;
   body_velocity_from_normalized(nc, v_c, &v);

@@ -27,15 +27,51 @@ NormalizedContacts normalize_contacts(const ContactProblem& problem);
 // The same into *out, whose storage is reused: no allocation for sizes it has held before.
 void normalize_contacts(const ContactProblem& problem, NormalizedContacts* out);
 
+// The column operations below are inline: the fast methods call them once per row and
+// pivot, and as out-of-line calls they were 14 % of a peg solve's instructions (issue 15).
+
 // a' b for two sparse columns.
-double column_dot(const ContactColumn& a, const ContactColumn& b);
+inline double column_dot(const ContactColumn& a, const ContactColumn& b) {
+  double sum = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    if (a.body[s] < 0) continue;
+    for (int t = 0; t < 2; ++t) {
+      if (b.body[t] == a.body[s]) sum += a.block[s].dot(b.block[t]);
+    }
+  }
+  return sum;
+}
+
 // a' v for a dense 6m vector v.
-double column_dot(const ContactColumn& a, const VecX& v);
+inline double column_dot(const ContactColumn& a, const VecX& v) {
+  double sum = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    if (a.body[s] >= 0) sum += a.block[s].dot(v.segment<6>(6 * a.body[s]));
+  }
+  return sum;
+}
+
 // v += s a.
-void add_scaled_column(const ContactColumn& a, double s, VecX* v);
+inline void add_scaled_column(const ContactColumn& a, double s, VecX* v) {
+  for (int t = 0; t < 2; ++t) {
+    if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t];
+  }
+}
+
 // |a|' v and v += s |a| (entrywise absolute values): magnitudes for round-off bounds.
-double abs_column_dot(const ContactColumn& a, const VecX& v);
-void add_abs_column(const ContactColumn& a, double s, VecX* v);
+inline double abs_column_dot(const ContactColumn& a, const VecX& v) {
+  double sum = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    if (a.body[s] >= 0) sum += a.block[s].cwiseAbs().dot(v.segment<6>(6 * a.body[s]));
+  }
+  return sum;
+}
+
+inline void add_abs_column(const ContactColumn& a, double s, VecX* v) {
+  for (int t = 0; t < 2; ++t) {
+    if (a.body[t] >= 0) v->segment<6>(6 * a.body[t]) += s * a.block[t].cwiseAbs();
+  }
+}
 
 // w = M z + q of eq. (8) row by row from the columns, M never formed: nu_i = n_i' v_c +
 // b_i, sigma_ij = d_ij' v_c + lambda_i, gamma_i = mu_i theta_i - sum_j phi_ij, with v_c
