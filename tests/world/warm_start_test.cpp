@@ -50,7 +50,7 @@ Comparison compare(const std::string& file, int steps) {
 
 class WarmStartScene : public ::testing::TestWithParam<const char*> {};
 
-// Stacks at rest, a block tipping into a hole, a tumbling drop and a jammed peg, 2 s each.
+// Stacks at rest, a block tipping into a hole and a jammed peg, 2 s each.
 // Where the step's velocities are unique the two runs differ only by the round-off of
 // solving different bases of the same LCP: measured at 1e-14 m and 1e-13 m/s at most
 // (8e-15 m on the rotated stack). 1e-9 m and 1e-8 m/s leave five orders for that to grow,
@@ -66,11 +66,40 @@ TEST_P(WarmStartScene, FollowsTheColdRunsTrajectoryWithFewerPivots) {
 
 INSTANTIATE_TEST_SUITE_P(Shipped, WarmStartScene,
                          ::testing::Values("block_stack_rotated_5.json",
-                                           "block_over_hole_wide.json", "drop_and_tumble.json",
-                                           "peg_in_hole_jam.json"),
+                                           "block_over_hole_wide.json", "peg_in_hole_jam.json"),
                          [](const ::testing::TestParamInfo<const char*>& param) {
                            return test::scene_test_name(param.param);
                          });
+
+// A tumble is not a scene whose steps all have unique answers: two cold runs whose states
+// differ by round-off (4e-15 m/s, from solving one step through another basis) get answers
+// 2.9e-3 m/s apart at an impact (step 50 of drop_and_tumble); two steps later their
+// velocities agree again (2.5e-11 m/s), the bodies 3.3e-5 m apart, about one step of that
+// difference times h (1e-2 s). What the warm start must keep is the physics: every step
+// solved, after 5 s the same positions within a few such steps (1e-4 m), the same
+// velocities (measured 3e-13 m/s apart), the same energy to round-off, and fewer pivots.
+TEST(WorldWarmStart, TumbleEndsWhereTheColdRunEnds) {
+  const Scene scene = test::shipped_scene("drop_and_tumble.json");
+  World warm(scene), cold_world(scene, cold());
+  long warm_pivots = 0, cold_pivots = 0, warm_starts = 0;
+  for (int k = 0; k < 500; ++k) {
+    const StepStats& w = warm.step();
+    const StepStats& s = cold_world.step();
+    ASSERT_EQ(w.failures + w.fallbacks + s.failures + s.fallbacks, 0) << "step " << k;
+    warm_pivots += w.pivots;
+    cold_pivots += s.pivots;
+    warm_starts += w.warm_starts;
+  }
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    const BodyState& x = warm.state().bodies[b];
+    const BodyState& y = cold_world.state().bodies[b];
+    EXPECT_LT((x.pose.position - y.pose.position).norm(), 1e-4) << scene.bodies[b].name;
+    EXPECT_LT((x.twist.linear - y.twist.linear).norm(), 1e-9) << scene.bodies[b].name;
+  }
+  EXPECT_NEAR(warm.energy_j(), cold_world.energy_j(), 1e-9 * cold_world.energy_j());
+  EXPECT_GT(warm_starts, 0);
+  EXPECT_LT(warm_pivots, cold_pivots);
+}
 
 TEST(WorldWarmStart, RestingTowerTakesItsBasisEveryStepWithoutAPivot) {
   World world(test::shipped_scene("block_tower_10.json"));
