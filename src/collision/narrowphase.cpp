@@ -163,9 +163,11 @@ void sphere_contacts(const PosedPiece& s, const PosedPiece& b, double margin,
       const PolyhedronPoint q = closest_point(b.poly, c);
       const double gap = q.distance - s.geometry->radius_m;
       if (gap > margin) break;
-      // Outside: along the closest-point direction; inside: out of the nearest face.
+      // Outside: along the closest-point direction; inside, or on the surface (a centre
+      // outside a plane by round-off whose closest point is itself, an edge or a vertex:
+      // q.index is then no face), out of the plane it is furthest outside of.
       const Vec3 n =
-          q.distance > 0.0 ? Vec3((c - q.closest).normalized()) : b.poly.normals[q.index];
+          q.distance > 0.0 ? Vec3((c - q.closest).normalized()) : b.poly.normals[q.plane_face];
       push_contact(q.closest, n, gap, face_feature(0, s.geometry->piece), {q.type, q.index, pb},
                    out);
       break;

@@ -260,17 +260,16 @@ Vec3 closest_on_face(const PosedPolyhedron& poly, int f, const Vec3& p, FeatureT
 
 PolyhedronPoint closest_point(const PosedPolyhedron& poly, const Vec3& p) {
   PolyhedronPoint out;
-  int deepest = 0;
   out.max_plane_distance = -std::numeric_limits<double>::infinity();
   for (int f = 0; f < static_cast<int>(poly.normals.size()); ++f) {
     const double d = poly.normals[f].dot(p) - poly.offsets[f];
-    if (d > out.max_plane_distance) out.max_plane_distance = d, deepest = f;
+    if (d > out.max_plane_distance) out.max_plane_distance = d, out.plane_face = f;
   }
   if (out.max_plane_distance <= 0.0) {  // inside: the nearest face plane
     out.distance = out.max_plane_distance;
-    out.closest = p - out.distance * poly.normals[deepest];
+    out.closest = p - out.distance * poly.normals[out.plane_face];
     out.type = FeatureType::Face;
-    out.index = deepest;
+    out.index = out.plane_face;
     return out;
   }
   out.distance = std::numeric_limits<double>::infinity();

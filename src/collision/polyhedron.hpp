@@ -66,6 +66,7 @@ struct PolyhedronPoint {
   FeatureType type = FeatureType::Face;  // the closest feature
   int index = 0;                         // its id
   double max_plane_distance = 0.0;       // max over faces of the signed distance to the plane
+  int plane_face = 0;                    // the face that attains it
 };
 PolyhedronPoint closest_point(const PosedPolyhedron& poly, const Vec3& p);
 

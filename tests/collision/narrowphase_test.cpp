@@ -49,6 +49,47 @@ TEST(Narrowphase, SphereOnBoxFaceEdgeAndCorner) {
   EXPECT_TRUE(r.contacts[0].normal.isApprox(Vec3::UnitZ()));
 }
 
+// A sphere whose centre lies on a polyhedron's surface, at a vertex or on an edge of a
+// turned box: round-off puts it outside one face plane while its closest point is itself,
+// a vertex or an edge. The contact's normal was then read from the face list at the vertex
+// or edge index (a heap overflow, found by the collision_pair fuzz target at 197,553
+// executions: a 1 cm sphere on a hull turned a quarter turn about x). It is the plane the
+// centre is furthest outside of, and the sphere's whole radius is its depth.
+TEST(Narrowphase, SphereCentredOnAPolyhedronsVertexOrEdge) {
+  const double radius = 0.01;
+  const PieceGeometry ball = make_piece_geometry(Sphere{radius}, Pose{}, 0);
+  const PieceGeometry block = make_piece_geometry(box(0.05, 0.03, 0.02), Pose{}, 0);
+  int surface_points = 0;
+  for (const Quat& turn : {about(Vec3::UnitX(), M_PI / 2), about(Vec3(1, 2, 3).normalized(), 0.7),
+                           about(Vec3::UnitZ(), M_PI / 4)}) {
+    PosedPiece b;
+    b.set_pose(block, pose_at(Vec3(0.1, -0.2, 0.3), turn));
+    b.pose_polyhedron(1);
+    std::vector<Vec3> points = b.poly.vertices;
+    for (size_t i = 0; i < b.poly.vertices.size(); ++i) {
+      for (size_t j = 0; j < i; ++j)
+        points.push_back(0.5 * (b.poly.vertices[i] + b.poly.vertices[j]));
+    }
+    for (const Vec3& p : points) {
+      if (std::abs(signed_distance(b, p)) > 1e-12) continue;  // a diagonal through the box
+      ++surface_points;
+      PosedPiece a;
+      a.set_pose(ball, pose_at(p));
+      NarrowphaseScratch scratch;
+      std::vector<Contact> contacts;
+      piece_contacts(a, b, 0.005, &scratch, &contacts);
+      ASSERT_EQ(contacts.size(), 1u);
+      const Contact& c = contacts[0];
+      EXPECT_NEAR(c.gap_m, -radius, kTol);
+      EXPECT_NEAR(c.normal.norm(), 1.0, kTol);
+      // Out of the box, and along a face normal or between them (never into the box).
+      EXPECT_GT(c.normal.dot(p - b.pose.position), 0.0);
+      EXPECT_TRUE(c.point.isApprox(p, kTol));
+    }
+  }
+  EXPECT_EQ(surface_points, 3 * (8 + 12 + 12));  // vertices, edge midpoints, face centres
+}
+
 TEST(Narrowphase, SpheresAndCapsules) {
   CollisionScene s;
   s.add("a", Sphere{0.2}, pose_at(Vec3(0, 0, 0)), true);
