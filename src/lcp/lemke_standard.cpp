@@ -152,13 +152,21 @@ enum class RowScale { Own, Whole };
 
 // How B^-1 follows the basis. Updated: one rank-one (product-form) step per pivot,
 // refactorised every max(kRefactorPeriod, n) pivots and after small pivot elements, O(n^2)
-// a pivot. Fresh: refactorised from the basis after every pivot (refactor(), an LU of the
-// basis block), O(k^3 + n k^2) a pivot for k basic z. The updates' error grows with
-// |B^-1|, and in the near-singular bases of stacked blocks (four coplanar contacts a face,
-// |B^-1| up to 1e11 after exact pivot elements of 1e-12) it is what the ratio test then
-// judges: tests/lcp/soak/block_tower_10_step12941.contact ends every Updated run at an
-// answer the acceptance check refuses, and its first spread-cover run solves with Fresh.
+// a pivot. Fresh: also refactorised from the basis (refactor(), an LU of the basis block,
+// O(k^3 + n k^2) for k basic z) after every pivot that leaves |B^-1|_max above
+// kFreshScale. The updates' error grows with |B^-1|, and in the near-singular bases of
+// stacked blocks (four coplanar contacts a face, |B^-1| up to 1e11 after exact pivot
+// elements of 1e-12) it is what the ratio test then judges:
+// tests/lcp/soak/block_tower_10_step12941.contact ends every Updated run at an answer the
+// acceptance check refuses, and its first spread-cover run solves with Fresh.
 enum class Inverse { Updated, Fresh };
+// Below this |B^-1|_max an update's error, eps |B^-1| |a| per entry, is far inside the
+// ratio test's window (tol = 1e-12 times the row's scale). Measured on `pivot run
+// scenes/block_tower_10.json --method standard --duration 10` (CPU against the method
+// without Fresh runs, which leaves 261 steps to the fallback chain): refactorising at every
+// pivot 1.26 times and 32 steps left, above 1e2 1.08 times and 22 left, above 1e3 28 left;
+// the saved problems solved are the same.
+constexpr double kFreshScale = 1e2;
 
 // One way of reading the data, a run of the method.
 struct Reading {
@@ -183,7 +191,8 @@ class StandardLemke {
         scale_rule_(reading.scale),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n_)),
         stop_(options),
-        period_(reading.inverse == Inverse::Fresh ? 1 : std::max(kRefactorPeriod, n_)),
+        fresh_(reading.inverse == Inverse::Fresh),
+        period_(std::max(kRefactorPeriod, n_)),
         q_scale_(q.lpNorm<Eigen::Infinity>()),
         M_col_scale_(M.cwiseAbs().colwise().maxCoeff().transpose()),
         Binv_(MatX::Identity(n_, n_)),
@@ -246,7 +255,8 @@ class StandardLemke {
       entering = leaving < n_ ? leaving + n_ : leaving - n_;
       const double scale = round_off_scale_.maxCoeff();
       worst_scale = std::max(worst_scale, scale);
-      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale) {
+      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale ||
+          (fresh_ && scale > kFreshScale)) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
         worst_scale = round_off_scale_.maxCoeff();
@@ -556,6 +566,7 @@ class StandardLemke {
   const RowScale scale_rule_;
   const int max_pivots_;
   StopRequest stop_;
+  const bool fresh_;  // Inverse::Fresh
   const int period_;
   const double q_scale_;    // |q|_inf
   const VecX M_col_scale_;  // |column j of M|_inf
@@ -626,11 +637,11 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     // with every row judged by the scale of the whole inverse (RowScale). Then, after a
     // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
     // covering vectors spread another way, which order the degenerate vertices' ties anew,
-    // on an inverse refactorised at every pivot (Inverse::Fresh): the failures that remain
+    // on an inverse refactorised whenever it is large (Inverse::Fresh): the failures that remain
     // by then are the stacks' near-singular bases, where the updated inverse misleads the
     // ratio test. Fresh only there: it costs O(k^3) a pivot, and on every other saved
     // problem the first runs solve. On `pivot run scenes/block_tower_10.json --method
-    // standard --duration 60` it took the steps the fallback chain answers from 261 to 36.
+    // standard --duration 60` it took the steps the fallback chain answers from 261 to 55.
     // The result is
     // that of the run that solved, with the pivots of every run so far (the work done),
     // else the first run's (status, z and pivots as without the retries, so the pivot

@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(DuplicatedSeed79, SoakRegression,
 // chain solved the second. The fast methods now restart from another covering vector after
 // such an end (another_cover, lemke_fast.cpp) and solve both. The standard method solves
 // step 12941, and step 91937 of the tower at d = 8 (below), since its spread-cover runs
-// refactorise the inverse at every pivot (Inverse::Fresh, lemke_standard.cpp).
+// refactorise the inverse whenever it is large (Inverse::Fresh, lemke_standard.cpp).
 INSTANTIATE_TEST_SUITE_P(
     SceneSoakStacks, SoakRegression,
     ::testing::Values(SoakCase{"block_tower_10_step13122.contact", kStandard},
