@@ -161,11 +161,12 @@ enum class RowScale { Own, Whole };
 // acceptance check refuses, and its first spread-cover run solves with Fresh.
 enum class Inverse { Updated, Fresh };
 // Below this |B^-1|_max an update's error, eps |B^-1| |a| per entry, is far inside the
-// ratio test's window (tol = 1e-12 times the row's scale). Measured on `pivot run
-// scenes/block_tower_10.json --method standard --duration 10` (CPU against the method
-// without Fresh runs, which leaves 261 steps to the fallback chain): refactorising at every
-// pivot 1.26 times and 32 steps left, above 1e2 1.08 times and 22 left, above 1e3 28 left;
-// the saved problems solved are the same.
+// ratio test's window (tol = 1e-12 times the row's scale). Measured with Fresh runs in
+// place of the updated spread runs on `pivot run scenes/block_tower_10.json --method
+// standard --duration 10` (CPU against the method without Fresh runs, which leaves 261
+// steps to the fallback chain): refactorising at every pivot 1.26 times and 32 steps left,
+// above 1e2 1.08 times and 22 left, above 1e3 28 left; the saved problems solved are the
+// same.
 constexpr double kFreshScale = 1e2;
 
 // One way of reading the data, a run of the method.
@@ -636,36 +637,40 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     // whose near-ties are noise; a failure is solved again with confirmed ties, and then
     // with every row judged by the scale of the whole inverse (RowScale). Then, after a
     // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
-    // covering vectors spread another way, which order the degenerate vertices' ties anew,
-    // on an inverse refactorised whenever it is large (Inverse::Fresh): the failures that remain
-    // by then are the stacks' near-singular bases, where the updated inverse misleads the
-    // ratio test. Fresh only there: it costs O(k^3) a pivot, and on every other saved
-    // problem the first runs solve. On `pivot run scenes/block_tower_10.json --method
-    // standard --duration 60` it took the steps the fallback chain answers from 261 to 55.
-    // The result is
-    // that of the run that solved, with the pivots of every run so far (the work done),
-    // else the first run's (status, z and pivots as without the retries, so the pivot
-    // limit still bounds what a failure reports).
+    // covering vectors spread another way, which order the degenerate vertices' ties anew:
+    // each first on the updated inverse, then on one refactorised whenever it is large
+    // (Inverse::Fresh). The failures that remain by then are the stacks' near-singular
+    // bases, where the updated inverse misleads the ratio test; on `pivot run
+    // scenes/block_tower_10.json --method standard --duration 60` the Fresh runs took the
+    // steps the fallback chain answers from 261 to 46. Fresh only there and only second: it
+    // costs O(k^3) a pivot, and duplicated seed 79 (n = 400), which the first spread cover
+    // solves on the updated inverse, took 3.5 times as long with Fresh runs alone.
+    // The result is that of the run that solved, with the pivots of every run so far (the
+    // work done), else the first run's (status, z and pivots as without the retries, so the
+    // pivot limit still bounds what a failure reports).
     constexpr Reading kReadings[] = {{TieRule::Window, RowScale::Own, Inverse::Updated},
                                      {TieRule::Confirmed, RowScale::Own, Inverse::Updated},
                                      {TieRule::Window, RowScale::Whole, Inverse::Updated}};
-    constexpr Reading kSpread{TieRule::Window, RowScale::Own, Inverse::Fresh};
+    constexpr Inverse kSpreadInverses[] = {Inverse::Updated, Inverse::Fresh};
+    constexpr int kReadingCount = static_cast<int>(std::size(kReadings));
+    constexpr int kPerCover = static_cast<int>(std::size(kSpreadInverses));
     const VecX ones = VecX::Ones(n);
     result = solve_with(M, q, ones, options, kReadings[0]);
     int pivots = result.pivots;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
-    constexpr int kAttempts = static_cast<int>(std::size(kReadings)) + kCoverRestarts;
+    constexpr int kAttempts = kReadingCount + kPerCover * kCoverRestarts;
     for (int k = 1; k < kAttempts && retry_wanted(); ++k) {
-      const int spread = k - static_cast<int>(std::size(kReadings)) + 1;  // > 0: a spread cover
+      const int restart = k - kReadingCount;  // >= 0: a spread cover
       // Only a numerical failure is the path's, not the problem's: another cover is also a
       // shorter path through Murty's 2^n problem, which must still end at the pivot limit.
-      if (spread > 0 && result.status != LcpStatus::NumericalFailure) break;
+      if (restart >= 0 && result.status != LcpStatus::NumericalFailure) break;
+      const int seed = (restart / kPerCover + 1) * kCoverSeedStep;
       LcpResult retry =
-          spread > 0
-              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, spread * kCoverSeedStep),
-                           options, kSpread)
+          restart >= 0
+              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, seed), options,
+                           {TieRule::Window, RowScale::Own, kSpreadInverses[restart % kPerCover]})
               : solve_with(M, q, ones, options, kReadings[k]);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
