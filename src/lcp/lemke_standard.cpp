@@ -147,8 +147,14 @@ enum class TieRule { Window, Confirmed };
 // block_stack_5_step138.contact). On a tower of ten blocks (block_tower_10_step42.contact,
 // |B^-1|_max ~ 1e2) a step that tied 24 rows left z0 at 3.6e-12, above its row's own
 // degenerate floor but within the whole basis's, and the path went on to a ray.
-// solve_lemke tries Whole when Own has failed with both tie rules.
-enum class RowScale { Own, Whole };
+// solve_lemke tries Whole when Own has failed with both tie rules. Sum: the row's 1-norm,
+// |B^-1| 1, the componentwise bound of the rounding of (B^-1 v)_i for |v|_inf = 1 (Higham,
+// Accuracy and Stability, Sec. 7.2) up to eps n, between Own and n times Own. The Fresh
+// spread runs read it: their inverse is accurate, and the row's largest entry understates
+// the round-off of a row with many entries of its size (tower step 1545: with Own every run,
+// also with the inverse refactorised at every pivot, took z0 past zero as not blocking and
+// ended on an answer 0.15 below zero; with Sum the first Fresh run solves).
+enum class RowScale { Own, Whole, Sum };
 
 // How B^-1 follows the basis. Updated: one rank-one (product-form) step per pivot,
 // refactorised every max(kRefactorPeriod, n) pivots and after small pivot elements, O(n^2)
@@ -500,7 +506,11 @@ class StandardLemke {
       auto column = Binv_.col(j);
       column -= row_(j) * d_;
       column(r) = row_(j);
-      round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
+      if (scale_rule_ == RowScale::Sum) {
+        round_off_scale_ += column.cwiseAbs();
+      } else {
+        round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
+      }
     }
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     row_of_[basic_[r]] = -1;
@@ -550,7 +560,11 @@ class StandardLemke {
     }
     // Fresh basic values from the fresh inverse, except that degenerate rows stay exactly
     // zero: refactorisation does not change them in exact arithmetic.
-    round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
+    if (scale_rule_ == RowScale::Sum) {
+      round_off_scale_ = Binv_.cwiseAbs().rowwise().sum();
+    } else {
+      round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
+    }
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     x_fresh_.noalias() = Binv_ * q_;
     for (int i = 0; i < n_; ++i) x_(i) = x_(i) == 0.0 ? 0.0 : std::max(0.0, x_fresh_(i));
@@ -651,9 +665,11 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     constexpr Reading kReadings[] = {{TieRule::Window, RowScale::Own, Inverse::Updated},
                                      {TieRule::Confirmed, RowScale::Own, Inverse::Updated},
                                      {TieRule::Window, RowScale::Whole, Inverse::Updated}};
-    constexpr Inverse kSpreadInverses[] = {Inverse::Updated, Inverse::Fresh};
+    // Per spread cover: the updated inverse, then Fresh, judging rows by their 1-norms.
+    constexpr Reading kSpreadReadings[] = {{TieRule::Window, RowScale::Own, Inverse::Updated},
+                                           {TieRule::Window, RowScale::Sum, Inverse::Fresh}};
     constexpr int kReadingCount = static_cast<int>(std::size(kReadings));
-    constexpr int kPerCover = static_cast<int>(std::size(kSpreadInverses));
+    constexpr int kPerCover = static_cast<int>(std::size(kSpreadReadings));
     const VecX ones = VecX::Ones(n);
     result = solve_with(M, q, ones, options, kReadings[0]);
     int pivots = result.pivots;
@@ -667,11 +683,9 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
       // shorter path through Murty's 2^n problem, which must still end at the pivot limit.
       if (restart >= 0 && result.status != LcpStatus::NumericalFailure) break;
       const int seed = (restart / kPerCover + 1) * kCoverSeedStep;
-      LcpResult retry =
-          restart >= 0
-              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, seed), options,
-                           {TieRule::Window, RowScale::Own, kSpreadInverses[restart % kPerCover]})
-              : solve_with(M, q, ones, options, kReadings[k]);
+      LcpResult retry = restart >= 0 ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, seed),
+                                                  options, kSpreadReadings[restart % kPerCover])
+                                     : solve_with(M, q, ones, options, kReadings[k]);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
         result = std::move(retry);
