@@ -153,7 +153,7 @@ enum class TieRule { Window, Confirmed };
 // spread runs read it: their inverse is accurate, and the row's largest entry understates
 // the round-off of a row with many entries of its size (tower step 1545: with Own every run,
 // also with the inverse refactorised at every pivot, took z0 past zero as not blocking and
-// ended on an answer 0.15 below zero; with Sum the first Fresh run solves).
+// ended on an answer 0.15 below zero; with Sum a Fresh run solves).
 enum class RowScale { Own, Whole, Sum };
 
 // How B^-1 follows the basis. Updated: one rank-one (product-form) step per pivot,
@@ -167,12 +167,12 @@ enum class RowScale { Own, Whole, Sum };
 // acceptance check refuses, and its first spread-cover run solves with Fresh.
 enum class Inverse { Updated, Fresh };
 // Below this |B^-1|_max an update's error, eps |B^-1| |a| per entry, is far inside the
-// ratio test's window (tol = 1e-12 times the row's scale). Measured with Fresh runs in
-// place of the updated spread runs on `pivot run scenes/block_tower_10.json --method
-// standard --duration 10` (CPU against the method without Fresh runs, which leaves 261
-// steps to the fallback chain): refactorising at every pivot 1.26 times and 32 steps left,
-// above 1e2 1.08 times and 22 left, above 1e3 28 left; the saved problems solved are the
-// same.
+// ratio test's window (tol = 1e-12 times the row's scale). Measured, rows judged by Own,
+// with Fresh runs in place of the updated spread runs on `pivot run
+// scenes/block_tower_10.json --method standard --duration 10` (CPU against the method
+// without Fresh runs, which leaves 261 steps to the fallback chain): refactorising at every
+// pivot 1.26 times and 32 steps left, above 1e2 1.08 times and 22 left, above 1e3 28 left;
+// the saved problems solved are the same.
 constexpr double kFreshScale = 1e2;
 
 // One way of reading the data, a run of the method.
@@ -651,41 +651,51 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     // whose near-ties are noise; a failure is solved again with confirmed ties, and then
     // with every row judged by the scale of the whole inverse (RowScale). Then, after a
     // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
-    // covering vectors spread another way, which order the degenerate vertices' ties anew:
-    // each first on the updated inverse, then on one refactorised whenever it is large
-    // (Inverse::Fresh). The failures that remain by then are the stacks' near-singular
-    // bases, where the updated inverse misleads the ratio test; on `pivot run
-    // scenes/block_tower_10.json --method standard --duration 60` the Fresh runs took the
-    // steps the fallback chain answers from 261 to 46. Fresh only there and only second: it
-    // costs O(k^3) a pivot, and duplicated seed 79 (n = 400), which the first spread cover
-    // solves on the updated inverse, took 3.5 times as long with Fresh runs alone.
+    // covering vectors spread another way, which order the degenerate vertices' ties anew;
+    // last from the same covers on an inverse refactorised whenever it is large, its rows
+    // judged by their 1-norms (Inverse::Fresh, RowScale::Sum). The failures that remain by
+    // then are the stacks' near-singular bases, where the updated inverse misleads the ratio
+    // test; on `pivot run scenes/block_tower_10.json --method standard --duration 60` the
+    // Fresh runs took the steps the fallback chain answers from 261 to 16. Fresh only there
+    // and only last: it costs O(k^3) a pivot, and duplicated seed 79 (n = 400), which the
+    // first spread cover solves on the updated inverse, took 3.5 times as long when the
+    // spread runs were all Fresh.
     // The result is that of the run that solved, with the pivots of every run so far (the
     // work done), else the first run's (status, z and pivots as without the retries, so the
     // pivot limit still bounds what a failure reports).
-    constexpr Reading kReadings[] = {{TieRule::Window, RowScale::Own, Inverse::Updated},
-                                     {TieRule::Confirmed, RowScale::Own, Inverse::Updated},
-                                     {TieRule::Window, RowScale::Whole, Inverse::Updated}};
-    // Per spread cover: the updated inverse, then Fresh, judging rows by their 1-norms.
-    constexpr Reading kSpreadReadings[] = {{TieRule::Window, RowScale::Own, Inverse::Updated},
-                                           {TieRule::Window, RowScale::Sum, Inverse::Fresh}};
-    constexpr int kReadingCount = static_cast<int>(std::size(kReadings));
-    constexpr int kPerCover = static_cast<int>(std::size(kSpreadReadings));
+    // Each run: its reading and covering vector (0: ones, k > 0: the k-th spread cover).
+    struct Attempt {
+      Reading reading;
+      int cover;
+    };
+    constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
+    constexpr Reading kFresh{TieRule::Window, RowScale::Sum, Inverse::Fresh};
+    constexpr Attempt kAttempts[] = {{kUpdated, 0},
+                                     {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
+                                     {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
+                                     {kUpdated, 1},
+                                     {kUpdated, 2},
+                                     {kUpdated, 3},
+                                     {kFresh, 1},
+                                     {kFresh, 2},
+                                     {kFresh, 3}};
+    static_assert(kCoverRestarts == 3, "kAttempts lists the spread covers");
     const VecX ones = VecX::Ones(n);
-    result = solve_with(M, q, ones, options, kReadings[0]);
+    result = solve_with(M, q, ones, options, kAttempts[0].reading);
     int pivots = result.pivots;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
-    constexpr int kAttempts = kReadingCount + kPerCover * kCoverRestarts;
-    for (int k = 1; k < kAttempts && retry_wanted(); ++k) {
-      const int restart = k - kReadingCount;  // >= 0: a spread cover
+    for (int k = 1; k < static_cast<int>(std::size(kAttempts)) && retry_wanted(); ++k) {
+      const Attempt& a = kAttempts[k];
       // Only a numerical failure is the path's, not the problem's: another cover is also a
       // shorter path through Murty's 2^n problem, which must still end at the pivot limit.
-      if (restart >= 0 && result.status != LcpStatus::NumericalFailure) break;
-      const int seed = (restart / kPerCover + 1) * kCoverSeedStep;
-      LcpResult retry = restart >= 0 ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, seed),
-                                                  options, kSpreadReadings[restart % kPerCover])
-                                     : solve_with(M, q, ones, options, kReadings[k]);
+      if (a.cover > 0 && result.status != LcpStatus::NumericalFailure) break;
+      LcpResult retry =
+          a.cover > 0
+              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, a.cover * kCoverSeedStep),
+                           options, a.reading)
+              : solve_with(M, q, ones, options, a.reading);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
         result = std::move(retry);
