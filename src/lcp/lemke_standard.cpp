@@ -147,13 +147,39 @@ enum class TieRule { Window, Confirmed };
 // block_stack_5_step138.contact). On a tower of ten blocks (block_tower_10_step42.contact,
 // |B^-1|_max ~ 1e2) a step that tied 24 rows left z0 at 3.6e-12, above its row's own
 // degenerate floor but within the whole basis's, and the path went on to a ray.
-// solve_lemke tries Whole when Own has failed with both tie rules.
-enum class RowScale { Own, Whole };
+// solve_lemke tries Whole when Own has failed with both tie rules. Sum: the row's 1-norm,
+// |B^-1| 1, the componentwise bound of the rounding of (B^-1 v)_i for |v|_inf = 1 (Higham,
+// Accuracy and Stability, Sec. 7.2) up to eps n, between Own and n times Own. The Fresh
+// spread runs read it: their inverse is accurate, and the row's largest entry understates
+// the round-off of a row with many entries of its size (tower step 1545: with Own every run,
+// also with the inverse refactorised at every pivot, took z0 past zero as not blocking and
+// ended on an answer 0.15 below zero; with Sum a Fresh run solves).
+enum class RowScale { Own, Whole, Sum };
+
+// How B^-1 follows the basis. Updated: one rank-one (product-form) step per pivot,
+// refactorised every max(kRefactorPeriod, n) pivots and after small pivot elements, O(n^2)
+// a pivot. Fresh: also refactorised from the basis (refactor(), an LU of the basis block,
+// O(k^3 + n k^2) for k basic z) after every pivot that leaves |B^-1|_max above
+// kFreshScale. The updates' error grows with |B^-1|, and in the near-singular bases of
+// stacked blocks (four coplanar contacts a face, |B^-1| up to 1e11 after exact pivot
+// elements of 1e-12) it is what the ratio test then judges:
+// tests/lcp/soak/block_tower_10_step12941.contact ends every Updated run at an answer the
+// acceptance check refuses, and its first spread-cover run solves with Fresh.
+enum class Inverse { Updated, Fresh };
+// Below this |B^-1|_max an update's error, eps |B^-1| |a| per entry, is far inside the
+// ratio test's window (tol = 1e-12 times the row's scale). Measured, rows judged by Own,
+// with Fresh runs in place of the updated spread runs on `pivot run
+// scenes/block_tower_10.json --method standard --duration 10` (CPU against the method
+// without Fresh runs, which leaves 261 steps to the fallback chain): refactorising at every
+// pivot 1.26 times and 32 steps left, above 1e2 1.08 times and 22 left, above 1e3 28 left;
+// the saved problems solved are the same.
+constexpr double kFreshScale = 1e2;
 
 // One way of reading the data, a run of the method.
 struct Reading {
   TieRule ties;
   RowScale scale;
+  Inverse inverse;
 };
 
 // Lemke's method on w = M z + c z0 + q in tableau form A x = q with A = [I, -M, -c] and
@@ -172,6 +198,7 @@ class StandardLemke {
         scale_rule_(reading.scale),
         max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n_)),
         stop_(options),
+        fresh_(reading.inverse == Inverse::Fresh),
         period_(std::max(kRefactorPeriod, n_)),
         q_scale_(q.lpNorm<Eigen::Infinity>()),
         M_col_scale_(M.cwiseAbs().colwise().maxCoeff().transpose()),
@@ -235,7 +262,8 @@ class StandardLemke {
       entering = leaving < n_ ? leaving + n_ : leaving - n_;
       const double scale = round_off_scale_.maxCoeff();
       worst_scale = std::max(worst_scale, scale);
-      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale) {
+      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale ||
+          (fresh_ && scale > kFreshScale)) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
         worst_scale = round_off_scale_.maxCoeff();
@@ -478,7 +506,11 @@ class StandardLemke {
       auto column = Binv_.col(j);
       column -= row_(j) * d_;
       column(r) = row_(j);
-      round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
+      if (scale_rule_ == RowScale::Sum) {
+        round_off_scale_ += column.cwiseAbs();
+      } else {
+        round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
+      }
     }
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     row_of_[basic_[r]] = -1;
@@ -528,7 +560,11 @@ class StandardLemke {
     }
     // Fresh basic values from the fresh inverse, except that degenerate rows stay exactly
     // zero: refactorisation does not change them in exact arithmetic.
-    round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
+    if (scale_rule_ == RowScale::Sum) {
+      round_off_scale_ = Binv_.cwiseAbs().rowwise().sum();
+    } else {
+      round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
+    }
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     x_fresh_.noalias() = Binv_ * q_;
     for (int i = 0; i < n_; ++i) x_(i) = x_(i) == 0.0 ? 0.0 : std::max(0.0, x_fresh_(i));
@@ -545,6 +581,7 @@ class StandardLemke {
   const RowScale scale_rule_;
   const int max_pivots_;
   StopRequest stop_;
+  const bool fresh_;  // Inverse::Fresh
   const int period_;
   const double q_scale_;    // |q|_inf
   const VecX M_col_scale_;  // |column j of M|_inf
@@ -614,31 +651,51 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     // whose near-ties are noise; a failure is solved again with confirmed ties, and then
     // with every row judged by the scale of the whole inverse (RowScale). Then, after a
     // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
-    // covering vectors spread another way, which order the degenerate vertices' ties anew.
-    // The result is
-    // that of the run that solved, with the pivots of every run so far (the work done),
-    // else the first run's (status, z and pivots as without the retries, so the pivot
-    // limit still bounds what a failure reports).
-    constexpr Reading kWindow{TieRule::Window, RowScale::Own};
-    constexpr Reading kReadings[] = {
-        kWindow, {TieRule::Confirmed, RowScale::Own}, {TieRule::Window, RowScale::Whole}};
+    // covering vectors spread another way, which order the degenerate vertices' ties anew;
+    // last from the same covers on an inverse refactorised whenever it is large, its rows
+    // judged by their 1-norms (Inverse::Fresh, RowScale::Sum). The failures that remain by
+    // then are the stacks' near-singular bases, where the updated inverse misleads the ratio
+    // test; on `pivot run scenes/block_tower_10.json --method standard --duration 60` the
+    // Fresh runs took the steps the fallback chain answers from 261 to 16. Fresh only there
+    // and only last: it costs O(k^3) a pivot, and duplicated seed 79 (n = 400), which the
+    // first spread cover solves on the updated inverse, took 3.5 times as long when the
+    // spread runs were all Fresh.
+    // The result is that of the run that solved, with the pivots of every run so far (the
+    // work done), else the first run's (status, z and pivots as without the retries, so the
+    // pivot limit still bounds what a failure reports).
+    // Each run: its reading and covering vector (0: ones, k > 0: the k-th spread cover).
+    struct Attempt {
+      Reading reading;
+      int cover;
+    };
+    constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
+    constexpr Reading kFresh{TieRule::Window, RowScale::Sum, Inverse::Fresh};
+    constexpr Attempt kAttempts[] = {{kUpdated, 0},
+                                     {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
+                                     {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
+                                     {kUpdated, 1},
+                                     {kUpdated, 2},
+                                     {kUpdated, 3},
+                                     {kFresh, 1},
+                                     {kFresh, 2},
+                                     {kFresh, 3}};
+    static_assert(kCoverRestarts == 3, "kAttempts lists the spread covers");
     const VecX ones = VecX::Ones(n);
-    result = solve_with(M, q, ones, options, kReadings[0]);
+    result = solve_with(M, q, ones, options, kAttempts[0].reading);
     int pivots = result.pivots;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
-    constexpr int kAttempts = static_cast<int>(std::size(kReadings)) + kCoverRestarts;
-    for (int k = 1; k < kAttempts && retry_wanted(); ++k) {
-      const int spread = k - static_cast<int>(std::size(kReadings)) + 1;  // > 0: a spread cover
+    for (int k = 1; k < static_cast<int>(std::size(kAttempts)) && retry_wanted(); ++k) {
+      const Attempt& a = kAttempts[k];
       // Only a numerical failure is the path's, not the problem's: another cover is also a
       // shorter path through Murty's 2^n problem, which must still end at the pivot limit.
-      if (spread > 0 && result.status != LcpStatus::NumericalFailure) break;
+      if (a.cover > 0 && result.status != LcpStatus::NumericalFailure) break;
       LcpResult retry =
-          spread > 0
-              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, spread * kCoverSeedStep),
-                           options, kWindow)
-              : solve_with(M, q, ones, options, kReadings[k]);
+          a.cover > 0
+              ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, a.cover * kCoverSeedStep),
+                           options, a.reading)
+              : solve_with(M, q, ones, options, a.reading);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
         result = std::move(retry);
