@@ -685,6 +685,7 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
   out.lcp = search_result(&search, out.layout.size(), start);
   out.selections = search.selections();
   out.failed_selections = search.failed_selections();
+  out.budget_exhausted = search.out_of_budget() && !search.cancelled();
   return out;
 }
 
