@@ -108,6 +108,9 @@ struct MaxGroupResult {
   std::vector<int> plane_order;
   int selections = 0;         // selections whose Stewart-Trinkle LCP was solved
   int failed_selections = 0;  // of those, solves that failed numerically or hit the limit
+  // The search stopped at MaxGroupOptions::max_selections (status PivotLimit): untried
+  // selections remain, so this is no proof that none is a solution.
+  bool budget_exhausted = false;
 };
 
 // The same search as solve_lcp_with_max_groups without forming any dense matrix: each
@@ -135,6 +138,7 @@ struct GroupedSolve {
   VecX formulation_z;
   int selections = 0;  // max formulation: selections tried (MaxGroupResult)
   int failed_selections = 0;
+  bool budget_exhausted = false;  // max formulation: MaxGroupResult::budget_exhausted
 };
 
 // Max: the selection search on the contact problem with `method` (Lloyd's fast Lemke per

@@ -28,6 +28,12 @@ struct StepStats {
   std::array<int, kFallbackStages> rescues{};  // of those, answered by each FallbackStage
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
+  // Max-formulation groups (docs/nonconvex-max.md): selections of active sides whose
+  // Stewart-Trinkle LCP was solved, summed over islands and attempts, and the searches
+  // that stopped at MaxGroupOptions::max_selections (untried selections left: no proof
+  // that none solves, unlike a search that tried them all).
+  int selections = 0;
+  int selection_budgets_exhausted = 0;
   // The step was abandoned: a solve was cancelled (LemkeOptions::cancel, or the deadline
   // of WorldOptions::step_time_limit_s). The state is the step's start, untouched.
   bool cancelled = false;

@@ -44,6 +44,7 @@ GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGrou
     out.formulation_z = max.lcp.z;
     out.selections = max.selections;
     out.failed_selections = max.failed_selections;
+    out.budget_exhausted = max.budget_exhausted;
     out.lcp = std::move(max.lcp);
     if (out.lcp.status == LcpStatus::Solved) {
       out.lcp.z = plane_solution(max.layout, max.plane_order, out.formulation_z);

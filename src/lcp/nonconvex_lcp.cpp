@@ -419,13 +419,15 @@ class MaxGroupSearch {
   // Greedy start and repair, then every selection by size. True when one is accepted.
   bool run() {
     // Each group starts from its side with the largest free-motion a_i (a_i at z_p = 0,
-    // the least penetrated), and moves to the side with the largest a_i at the candidate
-    // (the half-space the point actually ended inside) until that repeats.
+    // the least penetrated). A candidate the max rows reject is repaired group by group
+    // (repaired()); when that repeats, every group moves to the side its point ended up
+    // inside, until that repeats too.
     Selection selection = best_sides(Selection(L_.num_groups(), 0));
     while (true) {
       if (try_selection(selection)) return true;
       if (!solved_ || out_of_budget_) break;
-      const Selection next = best_sides(selection);
+      Selection next = repaired(selection);
+      if (visited_.count(next) > 0) next = best_sides(selection);
       if (visited_.count(next) > 0) break;
       selection = next;
     }
@@ -465,8 +467,38 @@ class MaxGroupSearch {
     return out;
   }
 
-  // All selections in order of their largest subset (single sides first), each group's
-  // subsets ordered by size and then by the free-motion a_i of their sides.
+  // The candidate's repair: a group whose rows (20)-(22) hold keeps its sides. One that
+  // pushes on a side while another side is strictly separated (the point left the piece
+  // through it) exerts no force: its empty subset. With friction the selection's LCP can
+  // have both answers, pushing and not, and Lemke may return the one that pushes (step 133
+  // of scenes/bin_pile_40.json: every selection pushed and ended 8e-7 m/s outside the other
+  // side). One that is inside every side takes the side with the largest a_i.
+  Selection repaired(const Selection& current) const {
+    const int o = at_.plane();
+    const double tol = kAcceptanceTolerance * std::max(1.0, q_scale_);
+    const double z_scale = std::max(1.0, z_.lpNorm<Eigen::Infinity>());
+    const Selection best = best_sides(current);
+    Selection out = current;
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      bool pushes_while_outside = false;
+      for (int i = first_side_[G]; i < first_side_[G + 1]; ++i) {
+        pushes_while_outside = pushes_while_outside || w_(o + i) * z_(o + i) > tol * z_scale;
+      }
+      if (w_(at_.p(G)) < -tol) {
+        out[G] = best[G];
+      } else if (pushes_while_outside) {
+        out[G] = 0;
+      }
+    }
+    return out;
+  }
+
+  // Subsets by size, the empty one (no force from the group) ranked with the single sides.
+  static int rank_size(std::uint32_t mask) { return std::max(1, popcount(mask)); }
+
+  // All selections in order of their largest subset (single sides and no side first), each
+  // group's subsets ordered by size (the empty one after the single sides) and then by the
+  // free-motion a_i of their sides.
   bool enumerate() {
     int widest = 0;
     std::vector<std::vector<std::uint32_t>> subsets(L_.num_groups());
@@ -478,13 +510,13 @@ class MaxGroupSearch {
       std::stable_sort(rank.begin(), rank.end(),
                        [&](int u, int v) { return free_(first + u) > free_(first + v); });
       const auto key = [&](std::uint32_t mask) {
-        std::vector<int> k{popcount(mask)};
+        std::vector<int> k{rank_size(mask), mask == 0};
         for (int r = 0; r < group_size(G); ++r) {
           if (mask & (1u << rank[r])) k.push_back(r);
         }
         return k;
       };
-      for (std::uint32_t mask = 1; mask < (1u << group_size(G)); ++mask) subsets[G].push_back(mask);
+      for (std::uint32_t mask = 0; mask < (1u << group_size(G)); ++mask) subsets[G].push_back(mask);
       std::stable_sort(subsets[G].begin(), subsets[G].end(),
                        [&](std::uint32_t u, std::uint32_t v) { return key(u) < key(v); });
     }
@@ -493,7 +525,7 @@ class MaxGroupSearch {
       for (int G = 0; G < L_.num_groups(); ++G) {
         count[G] =
             static_cast<int>(std::count_if(subsets[G].begin(), subsets[G].end(),
-                                           [&](std::uint32_t m) { return popcount(m) <= limit; }));
+                                           [&](std::uint32_t m) { return rank_size(m) <= limit; }));
       }
       std::vector<int> digit(L_.num_groups(), 0);
       while (true) {
@@ -501,7 +533,7 @@ class MaxGroupSearch {
         int largest = 0;
         for (int G = 0; G < L_.num_groups(); ++G) {
           selection[G] = subsets[G][digit[G]];
-          largest = std::max(largest, popcount(selection[G]));
+          largest = std::max(largest, rank_size(selection[G]));
         }
         if (largest == limit && try_selection(selection)) return true;
         if (out_of_budget_) return false;
@@ -685,6 +717,7 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
   out.lcp = search_result(&search, out.layout.size(), start);
   out.selections = search.selections();
   out.failed_selections = search.failed_selections();
+  out.budget_exhausted = search.out_of_budget() && !search.cancelled();
   return out;
 }
 

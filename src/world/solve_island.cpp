@@ -1,5 +1,7 @@
 #include "world/solve_island.hpp"
 
+#include <utility>
+
 namespace pivot {
 
 namespace {
@@ -36,14 +38,21 @@ void solve_island(const ContactProblem& problem, PlaneGroups* groups, const Scen
     out.fell_back = chain.attempts > 0;
     out.rescued_by = chain.rescued_by;
     out.result = chain.result;
+    out.selections = 0;
+    out.budgets_exhausted = 0;
     return;
   }
   out.fell_back = false;
   out.rescued_by.reset();
+  out.selections = 0;
+  out.budgets_exhausted = 0;
   groups->form = settings.nonconvex;
   groups->parameter = formulation_parameter(groups->form, problem, settings.time_step_s);
   const auto solve = [&](LcpMethod method) {
-    return solve_grouped_contact(problem, *groups, method, lemke).lcp;
+    GroupedSolve grouped = solve_grouped_contact(problem, *groups, method, lemke);
+    out.selections += grouped.selections;
+    out.budgets_exhausted += grouped.budget_exhausted;
+    return std::move(grouped.lcp);
   };
   out.result = solve(settings.solver);
   out.pivots = out.result.pivots;

@@ -16,6 +16,8 @@ struct IslandSolve {
   int pivots = 0;          // summed over the attempts
   bool fell_back = false;  // the scene's method failed; fallbacks were tried
   std::optional<FallbackStage> rescued_by;  // the fallback that answered, if one did
+  int selections = 0;         // max groups: selections tried, summed over the attempts
+  int budgets_exhausted = 0;  // max groups: attempts that spent the selection budget
 };
 
 // (contact LCP, groups over its planes, settings, warm basis) => impulses by the scene's

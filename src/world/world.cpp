@@ -302,6 +302,8 @@ const LcpResult& World::solve(const ContactProblem& problem, const LcpBasis& war
   stats_.pivots += solved.pivots;
   stats_.fallbacks += solved.fell_back;
   if (solved.rescued_by) ++stats_.rescues[static_cast<int>(*solved.rescued_by)];
+  stats_.selections += solved.selections;
+  stats_.selection_budgets_exhausted += solved.budgets_exhausted;
   return solved.result;
 }
 

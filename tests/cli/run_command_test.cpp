@@ -76,6 +76,31 @@ TEST(RunCommand, JsonSummaryReportsTheRun) {
   EXPECT_EQ(j["warm_starts"], 49);
 }
 
+// Egan's corner (scenes/egan_corner.json, tests/scenes/egan_corner_test.cpp): one step,
+// two islands, one group each, each answered by its first selection of sides (point_a
+// moves freely, point_b stops on the least penetrated side). The stack has no group.
+TEST(RunCommand, SummaryCountsTheMaxGroupSelectionsOfEachStep) {
+  const std::string corner = std::string(PIVOT_SOURCE_DIR) + "/scenes/egan_corner.json";
+  const test::ProgramRun run = run_pivot("run " + corner + " --duration 2 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json j = nlohmann::json::parse(run.output);
+  EXPECT_EQ(j["island_solves"], 2);
+  EXPECT_EQ(j["selections_per_step"]["steps"], 1);
+  EXPECT_EQ(j["selections_per_step"]["median"], 2);
+  EXPECT_EQ(j["selections_per_step"]["p99"], 2);
+  EXPECT_EQ(j["selections_per_step"]["max"], 2);
+  EXPECT_EQ(j["selection_budgets_exhausted"], 0);
+  const test::ProgramRun text = run_pivot("run " + corner + " --duration 2");
+  EXPECT_NE(text.output.find("selections/step  median 2, p99 2, max 2 over 1 steps with max "
+                             "groups; budget exhausted 0 times\n"),
+            std::string::npos)
+      << text.output;
+  const nlohmann::json stack =
+      nlohmann::json::parse(run_pivot("run " + kStack + " --duration 0.1 --json").output);
+  EXPECT_EQ(stack["selections_per_step"]["steps"], 0);
+  EXPECT_EQ(stack["selections_per_step"]["max"], 0);
+}
+
 TEST(RunCommand, ColdStartSolvesEveryStepFromStepZero) {
   const test::ProgramRun run = run_pivot("run " + kStack + " --duration 0.5 --json --cold-start");
   ASSERT_EQ(run.exit_code, 0) << run.output;

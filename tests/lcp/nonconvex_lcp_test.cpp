@@ -4,9 +4,11 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pivot/nonconvex.hpp"
+#include "pivot/problem_file.hpp"
 #include "support/random_contact_problems.hpp"
 
 namespace pivot {
@@ -399,6 +401,28 @@ TEST(NonconvexSummation, ThreeSidedGroupAllowsContactWithoutAGap) {
   ASSERT_EQ(r.status, LcpStatus::Solved);
   const VecX a = planes.M * plane_solution(sum, r.z) + planes.q;
   EXPECT_GE(a.maxCoeff(), -eps_h - 1e-12);
+}
+
+}  // namespace
+}  // namespace pivot
+
+namespace pivot {
+namespace {
+
+// Step 133 of scenes/bin_pile_40.json (163 contacts, one group of two sides). Every
+// selection's LCP solves, but with friction each has a solution that pushes on its side and
+// ends 8e-7 m/s outside the other, which the max rows reject; no force from the group (its
+// empty subset) is the answer. The step failed when the search knew only nonempty subsets.
+TEST(NonconvexMax, BinPileGroupThatNeedsNoForceIsSolvedInTwoSelections) {
+  const auto file = std::get<ContactProblemFile>(read_problem_file(
+      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/bin_pile_40_step133.contact"));
+  ASSERT_TRUE(file.groups.has_value());
+  const GroupedSolve solved = solve_grouped_contact(file.problem, *file.groups, LcpMethod::Reduced);
+  ASSERT_EQ(solved.lcp.status, LcpStatus::Solved);
+  EXPECT_LE(solved.selections, 2);
+  EXPECT_FALSE(solved.budget_exhausted);
+  const NonconvexLcp full = build_grouped_lcp(file.problem, *file.groups);
+  EXPECT_TRUE(check_lcp_solution(full.lcp.M, full.lcp.q, solved.formulation_z).accepted);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "commands.hpp"
 #include "pivot/recording.hpp"
@@ -69,6 +71,10 @@ struct RunSummary {
   std::array<int, kFallbackStages> rescues{};
   int failures = 0;
   int recoveries = 0;
+  // Max groups: the selections each step tried, over the steps that searched, and the
+  // searches that spent their budget (StepStats::selection_budgets_exhausted).
+  std::vector<int> selections;
+  int selection_budgets_exhausted = 0;
   double collision_us = 0.0, assembly_us = 0.0, solve_us = 0.0, integrate_us = 0.0;
   bool interrupted = false;
 };
@@ -100,8 +106,19 @@ void draw_progress(double fraction, bool done) {
   std::fflush(stderr);
 }
 
+// The q-quantile of v by nearest rank, 0 for an empty v.
+int quantile(std::vector<int> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
 void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s) {
   const double steps = std::max<double>(1.0, static_cast<double>(s.steps));
+  const int selections_median = quantile(s.selections, 0.5);
+  const int selections_p99 = quantile(s.selections, 0.99);
+  const int selections_max = quantile(s.selections, 1.0);
   if (o.json) {
     nlohmann::ordered_json j;
     j["scene"] = o.scene_path;
@@ -127,6 +144,11 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["rescues"] = rescues;
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
+    j["selections_per_step"] = {{"steps", s.selections.size()},
+                                {"median", selections_median},
+                                {"p99", selections_p99},
+                                {"max", selections_max}};
+    j["selection_budgets_exhausted"] = s.selection_budgets_exhausted;
     j["stage_us_per_step"] = {{"collision", s.collision_us / steps},
                               {"assembly", s.assembly_us / steps},
                               {"solve", s.solve_us / steps},
@@ -162,6 +184,13 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   if (!rescued.empty()) rescued += ")";
   std::printf("fallbacks        %d%s, failures %d\n", s.fallbacks, rescued.c_str(), s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
+  if (!s.selections.empty()) {
+    std::printf(
+        "selections/step  median %d, p99 %d, max %d over %zu steps with max groups; budget "
+        "exhausted %d times\n",
+        selections_median, selections_p99, selections_max, s.selections.size(),
+        s.selection_budgets_exhausted);
+  }
   if (!o.record_path.empty()) std::printf("recording        %s\n", o.record_path.c_str());
 }
 
@@ -222,6 +251,8 @@ int run_scene(const RunOptions& o) {
         write_failed_solve(failed, o.failure_dir);
       }
       s.recoveries += st.recoveries;
+      if (st.selections > 0) s.selections.push_back(st.selections);
+      s.selection_budgets_exhausted += st.selection_budgets_exhausted;
       s.collision_us += st.collision_us;
       s.assembly_us += st.assembly_us;
       s.solve_us += st.solve_us;
