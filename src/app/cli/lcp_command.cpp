@@ -275,7 +275,7 @@ void print_text(const std::string& file, const ProblemFile& problem, const Solve
                        std::to_string(r.failed_selections) +
                        " failed numerically or at the pivot limit";
     if (r.result.status != LcpStatus::Solved && r.failed_selections > 0) {
-      text += " (no selection solved: this proves nothing about a solution)";
+      text += " (none accepted: this proves nothing about a solution)";
     }
     line("selections", text);
   }
