@@ -366,19 +366,14 @@ Rim piece_rim(const PosedPiece& cylinder, double end) {
           cylinder.geometry->radius_m};
 }
 
-// The point of segment p0-p1 nearest x.
-Vec3 nearest_on_segment(const Vec3& p0, const Vec3& p1, const Vec3& x) {
-  const Vec3 e = p1 - p0;
-  const double ee = e.squaredNorm();
-  return ee > 0.0 ? Vec3(p0 + std::clamp((x - p0).dot(e) / ee, 0.0, 1.0) * e) : p0;
-}
+bool more_separated(const AxisQuery& x, const AxisQuery& y) { return x.separation > y.separation; }
 
 // The best kRimStarts directions (by separation, either sign) between a cylinder's rims and
 // the other piece's core features: vertices and edges of a polyhedron, a sphere's centre, a
 // capsule's segment, another cylinder's rims. A rim against a corner or an edge makes a
-// maximum of the separation with ridges close on either side, often narrower than the
-// spread's spacing (a 6-vertex hull overlapping a tilted cylinder by 8.9 mm: the spread's
-// best starts all ended at -8.906 mm, the rim-vertex basin at -8.864 mm).
+// maximum of the separation with ridges close on either side, which the spread can miss (a
+// 6-vertex hull overlapping a tilted cylinder by 8.9 mm: six of the spread's best starts
+// all ended at -8.906 mm, a rim-vertex start at -8.864 mm).
 std::array<AxisQuery, kRimStarts> rim_axes(const PosedPiece& a, const PosedPiece& b) {
   std::array<AxisQuery, kRimStarts> best;  // separations -inf: empty
   auto consider = [&](const Vec3& d) {
@@ -388,13 +383,15 @@ std::array<AxisQuery, kRimStarts> rim_axes(const PosedPiece& a, const PosedPiece
       const AxisQuery q{sign * d / norm, axis_separation(a, b, sign * d / norm)};
       if (q.separation <= best.back().separation) continue;
       best.back() = q;
-      std::sort(best.begin(), best.end(),
-                [](const AxisQuery& x, const AxisQuery& y) { return x.separation > y.separation; });
+      std::sort(best.begin(), best.end(), more_separated);
     }
   };
   auto segment = [&](const Rim& rim, const Vec3& p0, const Vec3& p1) {
     Vec3 x = 0.5 * (p0 + p1);
-    for (int round = 0; round < kRimRounds; ++round) x = nearest_on_segment(p0, p1, rim.nearest(x));
+    for (int round = 0; round < kRimRounds; ++round) {
+      const Vec3 r = rim.nearest(x);
+      x = p0 + segment_param(r, p0, p1) * (p1 - p0);
+    }
     consider(x - rim.nearest(x));
   };
   for (const PosedPiece* p : {&a, &b}) {
@@ -449,8 +446,7 @@ AxisQuery deepest_axis(const PosedPiece& a, const PosedPiece& b, const AxisQuery
   }
   const std::array<AxisQuery, kRimStarts> rims = rim_axes(a, b);
   std::copy(rims.begin(), rims.end(), candidates.begin() + 1 + kSpreadAxes);
-  std::sort(candidates.begin() + 1, candidates.end(),
-            [](const AxisQuery& x, const AxisQuery& y) { return x.separation > y.separation; });
+  std::sort(candidates.begin() + 1, candidates.end(), more_separated);
   AxisQuery best = refine_axis(a, b, candidates[0]);
   std::array<Vec3, kStarts> started;
   int count = 0;
@@ -538,7 +534,7 @@ ConvexDistance convex_distance(const PosedPiece& a, const PosedPiece& b, double 
   // Touching cores (a peg along its hole's wall, a face on a face): the signed distance
   // lies between the flat axis' separation (a lower bound) and GJK's bound. Within
   // kTouchingRel L of each other the flat axis is the answer, as the narrowphase takes it
-  // within that tolerance; the search (137 axes, then up to 4 x 1000 moves of 22 support
+  // within that tolerance; the search (133 axes, then up to 4 x 1000 moves of 22 support
   // queries) could only confirm it, at 40 times the cost of the whole step's other work.
   const double tol = kTouchingRel * (a.geometry->size_m + b.geometry->size_m);
   const bool bracketed = !g.separated && start.separation >= g.bound - ra - rb - tol;

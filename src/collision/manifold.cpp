@@ -286,6 +286,12 @@ void polyhedron_contacts(const PosedPolyhedron& a, int piece_a, const PosedPolyh
   emit_clipped(*scratch, reference_on_b, margin_m, out);
 }
 
+double segment_param(const Vec3& p, const Vec3& s0, const Vec3& s1) {
+  const Vec3 u = s1 - s0;
+  const double uu = u.squaredNorm();
+  return uu > 0.0 ? std::clamp(u.dot(p - s0) / uu, 0.0, 1.0) : 0.0;
+}
+
 void closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
                             double* s, double* t) {
   // Minimise |p0 + s u - q0 - t v|^2 over the unit square: solve the 2x2 system for the

@@ -60,6 +60,9 @@ void polyhedron_contacts(const PosedPolyhedron& a, int piece_a, const PosedPolyh
                          int piece_b, double margin_m, ClipScratch* scratch,
                          std::vector<Contact>* out);
 
+// The parameter in [0, 1] of segment s0-s1's point nearest p (0 for a point segment).
+double segment_param(const Vec3& p, const Vec3& s0, const Vec3& s1);
+
 // Closest points of segments p0-p1 and q0-q1: parameters s, t in [0, 1].
 void closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
                             double* s, double* t);

@@ -63,12 +63,6 @@ Vec3 capsule_end(const PosedPiece& p, double sign) {
 // Face of a capsule at segment parameter s in [0, 1] from the -z end to the +z end.
 int capsule_face(double s) { return s <= 0.0 ? kMinusCap : s >= 1.0 ? kPlusCap : kSide; }
 
-double segment_param(const Vec3& p, const Vec3& s0, const Vec3& s1) {
-  const Vec3 u = s1 - s0;
-  const double uu = u.squaredNorm();
-  return uu > 0.0 ? std::clamp(u.dot(p - s0) / uu, 0.0, 1.0) : 0.0;
-}
-
 // Any unit vector when v is (nearly) zero.
 Vec3 direction_or(const Vec3& v, const Vec3& fallback) {
   const double n = v.norm();
