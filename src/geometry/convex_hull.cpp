@@ -376,6 +376,7 @@ class ConvexHullBuilder {
   // vertices between two faces.
   void drop_straight_vertices(std::vector<std::vector<int>>* loops) const {
     std::map<std::pair<int, int>, std::vector<int>> gone_from;  // edge -> vertices removed
+    auto edge = [](int x, int y) { return std::make_pair(std::min(x, y), std::max(x, y)); };
     auto near_segment = [&](int x, int a, int b) {
       const Vec3 ab = p_[b] - p_[a], ax = p_[x] - p_[a];
       const double t = std::clamp(ax.dot(ab) / ab.squaredNorm(), 0.0, 1.0);
@@ -392,27 +393,26 @@ class ConvexHullBuilder {
         std::vector<int>& first = (*loops)[loops_at[v][0]];
         std::vector<int>& second = (*loops)[loops_at[v][1]];
         if (first.size() < 3 || second.size() < 3) continue;  // collapsed this round
-        const auto at = std::find(first.begin(), first.end(), static_cast<int>(v));
+        const int id = static_cast<int>(v);
+        const auto at = std::find(first.begin(), first.end(), id);
         const int a = at == first.begin() ? first.back() : *(at - 1);
         const int b = at + 1 == first.end() ? first.front() : *(at + 1);
-        std::vector<int> gone = {static_cast<int>(v)};
-        for (const auto& edge :
-             {std::minmax(a, static_cast<int>(v)), std::minmax(b, static_cast<int>(v))}) {
-          const auto it = gone_from.find(edge);
+        std::vector<int> gone = {id};
+        for (const std::pair<int, int>& side : {edge(a, id), edge(b, id)}) {
+          const auto it = gone_from.find(side);
           if (it != gone_from.end()) gone.insert(gone.end(), it->second.begin(), it->second.end());
         }
         if (!std::all_of(gone.begin(), gone.end(), [&](int x) { return near_segment(x, a, b); }))
           continue;
         std::vector<int> first_without = first, second_without = second;
         first_without.erase(first_without.begin() + (at - first.begin()));
-        second_without.erase(
-            std::find(second_without.begin(), second_without.end(), static_cast<int>(v)));
+        second_without.erase(std::find(second_without.begin(), second_without.end(), id));
         if (first_without.size() >= 3 && !supporting(first_without)) continue;
         if (second_without.size() >= 3 && !supporting(second_without)) continue;
-        std::vector<int>& joined = gone_from[std::minmax(a, b)];
+        std::vector<int>& joined = gone_from[edge(a, b)];
         joined.insert(joined.end(), gone.begin(), gone.end());
         first.erase(at);
-        second.erase(std::find(second.begin(), second.end(), static_cast<int>(v)));
+        second.erase(std::find(second.begin(), second.end(), id));
         changed = true;
       }
       loops->erase(std::remove_if(loops->begin(), loops->end(),
