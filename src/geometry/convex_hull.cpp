@@ -72,6 +72,8 @@ class ConvexHullBuilder {
     for (const Triangle& t : tri_) {
       if (t.alive) corners_.insert(corners_.end(), std::begin(t.v), std::end(t.v));
     }
+    std::sort(corners_.begin(), corners_.end());
+    corners_.erase(std::unique(corners_.begin(), corners_.end()), corners_.end());
     if (thinner_than_tolerance())
       throw std::invalid_argument("points are coplanar: the hull has no volume");
     return merge_faces();
@@ -257,7 +259,9 @@ class ConvexHullBuilder {
       // Positive: v lies left of the chord p -> q, a reflex corner.
       if (normal.dot((q - p).cross(v - p)) > eps_ * (q - p).norm()) return {};
     }
-    return supporting(loop) ? loop : std::vector<int>{};
+    // A single hull triangle's plane supports the hull exactly; checking it costs a pass
+    // over the vertices for every face of a curved surface.
+    return group.size() == 1 || supporting(loop) ? loop : std::vector<int>{};
   }
 
   // Whether no hull vertex lies further than twice the tolerance in front of the plane a
@@ -426,7 +430,7 @@ class ConvexHullBuilder {
   const std::vector<Vec3>& p_;
   const double eps_;
   std::vector<GridPoint> grid_;
-  std::vector<int> corners_;  // of the live triangles, with repeats
+  std::vector<int> corners_;  // the hull's vertices: corners of the live triangles
   std::vector<Triangle> tri_;
   std::vector<Mark> mark_;                       // per triangle, kUnknown outside add_point
   std::unordered_map<std::uint64_t, int> edge_;  // directed edge -> the live face that owns it
