@@ -284,8 +284,9 @@ class ConvexHullBuilder {
   // Grows a face from the largest remaining triangle over neighbours whose corners all lie
   // within the tolerance of its plane (the seed's plane, so a gently curved surface is not
   // swallowed whole). Where that region is not a convex polygon (a surface curved by less
-  // than the tolerance), the face grows one triangle at a time for as long as it stays
-  // convex. Vertices then left between exactly two faces sit on a straight edge and go.
+  // than the tolerance) or its plane does not support the hull, the face grows one triangle
+  // at a time for as long as it stays convex and supporting. Vertices then left between
+  // exactly two faces on a straight line go.
   ConvexMesh merge_faces() const {
     std::vector<int> order;
     for (std::size_t f = 0; f < tri_.size(); ++f) {
