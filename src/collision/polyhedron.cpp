@@ -12,58 +12,40 @@ namespace pivot {
 
 namespace {
 
-// Faces whose unit normals differ by less than ~1e-5 rad and whose planes are within
-// 1e-9 of the size apart are one face: a triangulated hull's coplanar triangles agree to
-// round-off, while the facets of a 100-gon prism differ by 0.06 rad.
+// Adjacent faces whose unit normals differ by less than ~1e-5 rad and whose planes are
+// within 1e-9 of the size apart are one face: a triangulated hull's coplanar triangles
+// agree to round-off, while the facets of a 100-gon prism differ by 0.06 rad.
 constexpr double kCoplanarCos = 1.0 - 5e-11;
 constexpr double kCoplanarOffset = 1e-9;
+// A face whose corners lie within this (relative to the size) of the line of its longest
+// edge has no reliable normal: it is a sliver along that edge, and joins the face across
+// it. Its corners then lie that close to the joined face's plane, far inside the convexity
+// tolerance, while the round-off of a normal that is kept stays below 1e-7 rad.
+constexpr double kSliverHeight = 1e-9;
 // A vertex further than this (relative to the size) in front of a face plane makes the
 // mesh nonconvex; make_convex_mesh places hull points within 1e-6 of the size.
 constexpr double kConvexityTolerance = 1e-5;
 
-struct RawFace {
-  Vec3 normal;
-  double offset;
-  std::vector<int> ids;
-};
+const char* const kNotClosed = "ConvexMesh faces do not close a convex polyhedron";
 
-// Counter-clockwise hull (about normal) of the given vertices of one plane; collinear
-// points are dropped so every corner is a true corner.
-std::vector<int> plane_hull(const std::vector<Vec3>& vertices, std::vector<int> ids,
-                            const Vec3& normal) {
-  const Vec3 u = normal.unitOrthogonal();
-  const Vec3 v = normal.cross(u);
-  auto coords = [&](int id) { return Eigen::Vector2d(vertices[id].dot(u), vertices[id].dot(v)); };
-  std::sort(ids.begin(), ids.end(), [&](int a, int b) {
-    const Eigen::Vector2d pa = coords(a), pb = coords(b);
-    return pa.x() < pb.x() || (pa.x() == pb.x() && pa.y() < pb.y());
-  });
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (ids.size() < 3) return {};
-  auto turn = [&](int o, int a, int b) {
-    const Eigen::Vector2d po = coords(o), pa = coords(a) - po, pb = coords(b) - po;
-    return pa.x() * pb.y() - pa.y() * pb.x();
-  };
-  // Andrew's monotone chain: lower chain left to right, then upper chain right to left.
-  const int n = static_cast<int>(ids.size());
-  std::vector<int> hull(2 * n);
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    while (k >= 2 && turn(hull[k - 2], hull[k - 1], ids[i]) <= 0) --k;
-    hull[k++] = ids[i];
-  }
-  const int lower_size = k + 1;
-  for (int i = n - 2; i >= 0; --i) {
-    while (k >= lower_size && turn(hull[k - 2], hull[k - 1], ids[i]) <= 0) --k;
-    hull[k++] = ids[i];
-  }
-  hull.resize(k - 1);
-  return hull;
+int find_root(std::vector<int>& parent, int f) {
+  while (parent[f] != f) f = parent[f] = parent[parent[f]];
+  return f;
 }
 
+// The faces are joined by their topology, never re-cut by a geometric test: a corner that
+// one face holds on a straight line (a hull keeps those within its tolerance) stays a
+// corner, so each edge keeps the two faces that share it. Re-hulling each face's corners
+// dropped such a corner from that face alone and left the edges on either side of it
+// with one face.
 Polyhedron build(std::vector<Vec3> vertices, const std::vector<std::vector<int>>& faces) {
-  for (const auto& face : faces) {
-    for (int id : face) {
+  const int nf = static_cast<int>(faces.size());
+  for (int f = 0; f < nf; ++f) {
+    if (faces[f].size() < 3) {
+      throw std::invalid_argument("ConvexMesh face " + std::to_string(f) +
+                                  " has fewer than 3 corners");
+    }
+    for (int id : faces[f]) {
       if (id < 0 || id >= static_cast<int>(vertices.size())) {
         throw std::invalid_argument("ConvexMesh face refers to vertex " + std::to_string(id) +
                                     " of " + std::to_string(vertices.size()));
@@ -87,41 +69,127 @@ Polyhedron build(std::vector<Vec3> vertices, const std::vector<std::vector<int>>
   }
   if (!(size > 0.0)) throw std::invalid_argument("ConvexMesh has zero size");
 
-  // Plane of each input face (Newell's normal), merged with earlier coplanar faces.
-  std::vector<RawFace> merged;
-  for (const auto& face : faces) {
-    Vec3 normal = Vec3::Zero();
+  // A closed, consistently oriented surface uses every edge once in each direction.
+  std::map<std::pair<int, int>, int> face_of_edge;
+  for (int f = 0; f < nf; ++f) {
+    const auto& face = faces[f];
+    for (size_t k = 0; k < face.size(); ++k) {
+      const int a = face[k], b = face[(k + 1) % face.size()];
+      if (a == b || !face_of_edge.emplace(std::make_pair(a, b), f).second)
+        throw std::invalid_argument(kNotClosed);
+    }
+  }
+  for (const auto& [edge, f] : face_of_edge) {
+    if (!face_of_edge.count({edge.second, edge.first})) throw std::invalid_argument(kNotClosed);
+  }
+  auto across = [&](int a, int b) { return face_of_edge.at({b, a}); };
+
+  // Plane of each face (Newell's normal); slivers have none.
+  std::vector<Vec3> normal(nf);
+  std::vector<double> offset(nf);
+  std::vector<char> sliver(nf);
+  for (int f = 0; f < nf; ++f) {
+    const auto& face = faces[f];
+    Vec3 n = Vec3::Zero();
     Vec3 mean = Vec3::Zero();
+    double longest_length = 0.0;
     for (size_t k = 0; k < face.size(); ++k) {
       const Vec3& a = vertices[face[k]];
       const Vec3& b = vertices[face[(k + 1) % face.size()]];
-      normal += (a - centroid).cross(b - centroid);
+      n += (a - centroid).cross(b - centroid);
       mean += a;
+      longest_length = std::max(longest_length, (b - a).norm());
     }
-    if (face.size() < 3 || normal.norm() <= 1e-12 * size * size) continue;  // a sliver
     mean /= static_cast<double>(face.size());
-    normal.normalize();
-    if (normal.dot(mean - centroid) < 0) normal = -normal;
-    const double offset = normal.dot(mean);
-    auto same = std::find_if(merged.begin(), merged.end(), [&](const RawFace& f) {
-      return f.normal.dot(normal) > kCoplanarCos &&
-             std::abs(f.offset - offset) <= kCoplanarOffset * size;
-    });
-    if (same == merged.end()) {
-      merged.push_back({normal, offset, face});
-    } else {
-      same->ids.insert(same->ids.end(), face.begin(), face.end());
+    sliver[f] = n.norm() <= kSliverHeight * size * longest_length;
+    if (sliver[f]) continue;
+    normal[f] = n.normalized();
+    offset[f] = normal[f].dot(mean);
+  }
+
+  // Coplanar neighbours and slivers join into one face (union-find); the joined face
+  // keeps the plane of its first face that has one.
+  std::vector<int> parent(nf);
+  for (int f = 0; f < nf; ++f) parent[f] = f;
+  auto join = [&](int f, int g) {
+    const int rf = find_root(parent, f), rg = find_root(parent, g);
+    parent[std::max(rf, rg)] = std::min(rf, rg);
+  };
+  for (int f = 0; f < nf; ++f) {
+    const auto& face = faces[f];
+    if (sliver[f]) {
+      // Across its longest edge that leads to a face with a plane (two slivers along one
+      // line may share their longest edge), else across its longest edge.
+      std::pair<bool, double> best(false, -1.0);
+      int target = -1;
+      for (size_t k = 0; k < face.size(); ++k) {
+        const int a = face[k], b = face[(k + 1) % face.size()];
+        const std::pair<bool, double> key(!sliver[across(a, b)],
+                                          (vertices[a] - vertices[b]).norm());
+        if (key > best) best = key, target = across(a, b);
+      }
+      join(f, target);
+      continue;
     }
+    for (size_t k = 0; k < face.size(); ++k) {
+      const int g = across(face[k], face[(k + 1) % face.size()]);
+      if (!sliver[g] && normal[f].dot(normal[g]) > kCoplanarCos &&
+          std::abs(offset[f] - offset[g]) <= kCoplanarOffset * size)
+        join(f, g);
+    }
+  }
+  std::vector<int> plane_of(nf, -1);  // per root
+  for (int f = 0; f < nf; ++f) {
+    const int r = find_root(parent, f);
+    if (plane_of[r] < 0 && !sliver[f]) plane_of[r] = f;
   }
 
   Polyhedron p;
   p.vertices = std::move(vertices);
   std::map<std::pair<int, int>, int> edge_of;
-  for (const RawFace& raw : merged) {
-    const std::vector<int> corners = plane_hull(p.vertices, raw.ids, raw.normal);
-    if (corners.size() < 3) continue;
+  std::vector<char> done(nf, 0);
+  for (int first = 0; first < nf; ++first) {
+    const int root = find_root(parent, first);
+    if (done[root]) continue;
+    done[root] = 1;
+    const int plane = plane_of[root];
+    if (plane < 0) throw std::invalid_argument(kNotClosed);  // slivers only
+    // The joined face's boundary: its edges whose other face lies outside it, one cycle.
+    std::map<int, int> next;
+    for (int f = first; f < nf; ++f) {
+      if (find_root(parent, f) != root) continue;
+      const auto& face = faces[f];
+      for (size_t k = 0; k < face.size(); ++k) {
+        const int a = face[k], b = face[(k + 1) % face.size()];
+        if (find_root(parent, across(a, b)) != root && !next.emplace(a, b).second)
+          throw std::invalid_argument(kNotClosed);  // pinched at a
+      }
+    }
+    if (next.size() < 3) throw std::invalid_argument(kNotClosed);
+    std::vector<int> corners = {next.begin()->first};
+    while (corners.size() <= next.size()) {
+      const auto it = next.find(corners.back());
+      if (it == next.end()) throw std::invalid_argument(kNotClosed);
+      if (it->second == corners.front()) break;
+      corners.push_back(it->second);
+    }
+    if (corners.size() != next.size()) throw std::invalid_argument(kNotClosed);  // a hole
+    // Start at the least corner in the plane's (u, v) coordinates, so a face's corners
+    // (and the edge numbers that follow them) do not depend on the input's starting corner.
+    const Vec3 u = normal[plane].unitOrthogonal();
+    const Vec3 v = normal[plane].cross(u);
+    std::rotate(corners.begin(),
+                std::min_element(corners.begin(), corners.end(),
+                                 [&](int a, int b) {
+                                   const double au = p.vertices[a].dot(u),
+                                                bu = p.vertices[b].dot(u);
+                                   return au < bu ||
+                                          (au == bu && p.vertices[a].dot(v) < p.vertices[b].dot(v));
+                                 }),
+                corners.end());
+
     const int f = static_cast<int>(p.faces.size());
-    p.faces.push_back({raw.normal, raw.offset, static_cast<int>(p.corner_ids.size()),
+    p.faces.push_back({normal[plane], offset[plane], static_cast<int>(p.corner_ids.size()),
                        static_cast<int>(corners.size())});
     for (size_t k = 0; k < corners.size(); ++k) {
       const int a = corners[k], b = corners[(k + 1) % corners.size()];
@@ -133,20 +201,12 @@ Polyhedron build(std::vector<Vec3> vertices, const std::vector<std::vector<int>>
         p.corner_edges.push_back(static_cast<int>(p.edges.size()));
         p.edges.push_back({a, b, f, -1});
       } else {
-        Polyhedron::Edge& e = p.edges[it->second];
-        if (e.face1 >= 0 || e.v0 != b) {
-          throw std::invalid_argument("ConvexMesh faces do not close a convex polyhedron");
-        }
-        e.face1 = f;
+        p.edges[it->second].face1 = f;
         p.corner_edges.push_back(it->second);
       }
     }
   }
   if (p.faces.size() < 4) throw std::invalid_argument("ConvexMesh is flat");
-  for (const Polyhedron::Edge& e : p.edges) {
-    if (e.face1 < 0)
-      throw std::invalid_argument("ConvexMesh faces do not close a convex polyhedron");
-  }
 
   // Faces and edges around each vertex (compressed rows).
   const int nv = static_cast<int>(p.vertices.size());
@@ -191,13 +251,15 @@ Polyhedron make_box_polyhedron(const Vec3& h) {
         Vec3((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z());
   }
   // +x, -x, +y, -y, +z, -z: the vertices with bit `axis` set or clear, walked round by the
-  // other two bits (00, 10, 11, 01); build() orients them outward.
+  // other two bits, counter-clockwise seen from outside: (00, 10, 11, 01) on the + side,
+  // the reverse on the - side.
   std::vector<std::vector<int>> faces;
   for (int axis = 0; axis < 3; ++axis) {
     const int u = 1 << ((axis + 1) % 3), v = 1 << ((axis + 2) % 3);
     for (int set : {1, 0}) {
       const int base = set << axis;
-      faces.push_back({base, base | u, base | u | v, base | v});
+      faces.push_back(set ? std::vector<int>{base, base | u, base | u | v, base | v}
+                          : std::vector<int>{base, base | v, base | u | v, base | u});
     }
   }
   return build(std::move(vertices), faces);

@@ -40,10 +40,12 @@ struct Polyhedron {
 
 // Box vertices and faces are numbered as documented in pivot/contact.hpp.
 Polyhedron make_box_polyhedron(const Vec3& half_extents);
-// Coplanar faces of the mesh (a hull may come triangulated) are merged into one convex
-// polygon, so face-face contact clips against the whole face. Vertex ids stay those of the
-// mesh; faces are numbered in order of first appearance. Throws std::invalid_argument when
-// the faces do not close a convex polyhedron.
+// Adjacent coplanar faces of the mesh (a hull may come triangulated) are merged into one
+// polygon, so face-face contact clips against the whole face, and a sliver face (no
+// reliable normal) joins a neighbour. Corners stay as the mesh gives them, a corner on a
+// straight line included. Vertex ids stay those of the mesh; faces are numbered in order of
+// first appearance. Throws std::invalid_argument when the faces do not close a
+// consistently oriented surface, or it is not convex.
 Polyhedron make_mesh_polyhedron(const ConvexMesh& mesh);
 
 // A polyhedron at one pose: the same topology, world coordinates.

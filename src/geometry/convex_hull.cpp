@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -68,6 +69,13 @@ class ConvexHullBuilder {
     for (std::size_t f = 0; f < tri_.size(); ++f) {
       if (tri_[f].alive && !tri_[f].outside.empty()) add_point(static_cast<int>(f));
     }
+    for (const Triangle& t : tri_) {
+      if (t.alive) corners_.insert(corners_.end(), std::begin(t.v), std::end(t.v));
+    }
+    std::sort(corners_.begin(), corners_.end());
+    corners_.erase(std::unique(corners_.begin(), corners_.end()), corners_.end());
+    if (thinner_than_tolerance())
+      throw std::invalid_argument("points are coplanar: the hull has no volume");
     return merge_faces();
   }
 
@@ -82,6 +90,20 @@ class ConvexHullBuilder {
   double longest_edge(const Triangle& t) const {
     return std::max({(p_[t.v[1]] - p_[t.v[0]]).norm(), (p_[t.v[2]] - p_[t.v[1]]).norm(),
                      (p_[t.v[0]] - p_[t.v[2]]).norm()});
+  }
+  bool sliver(const Triangle& t) const { return 2.0 * t.area <= eps_ * longest_edge(t); }
+
+  // Whether every point lies within the tolerance of one plane: then the hull is at most
+  // twice the tolerance thick across some face, and merging faces within the tolerance may
+  // fold its two sides onto each other. The simplex's checks miss such a body when none of
+  // their extreme points spans its thin direction. A sliver's normal is round-off and
+  // decides nothing.
+  bool thinner_than_tolerance() const {
+    return std::any_of(tri_.begin(), tri_.end(), [&](const Triangle& t) {
+      return t.alive && !sliver(t) && std::all_of(corners_.begin(), corners_.end(), [&](int v) {
+               return distance(t, v) >= -2.0 * eps_;
+             });
+    });
   }
   int neighbour(const Triangle& t, int k) const { return edge_.at(key(t.v[(k + 1) % 3], t.v[k])); }
 
@@ -212,7 +234,8 @@ class ConvexHullBuilder {
 
   // The boundary of a set of triangles (members[t] == stamp) as one counter-clockwise
   // cycle, if it is a single simple cycle whose every corner turns left about `normal` or
-  // lies within the tolerance of the line through its neighbours; empty otherwise.
+  // lies within the tolerance of the line through its neighbours, and whose plane supports
+  // the hull; empty otherwise.
   std::vector<int> convex_boundary(const std::vector<int>& group, const std::vector<int>& members,
                                    int stamp, const Vec3& normal) const {
     std::unordered_map<int, int> next;
@@ -236,14 +259,34 @@ class ConvexHullBuilder {
       // Positive: v lies left of the chord p -> q, a reflex corner.
       if (normal.dot((q - p).cross(v - p)) > eps_ * (q - p).norm()) return {};
     }
-    return loop;
+    // A single hull triangle's plane supports the hull exactly; checking it costs a pass
+    // over the vertices for every face of a curved surface.
+    return group.size() == 1 || supporting(loop) ? loop : std::vector<int>{};
+  }
+
+  // Whether no hull vertex lies further than twice the tolerance in front of the plane a
+  // polygon face gets downstream: Newell's normal through the mean of its corners. Corners
+  // within the tolerance of the seed's plane do not ensure it: a narrow face of triangles
+  // tilted by up to the tolerance over its width has a normal tilted as much, and vertices
+  // across the hull then lie that tilt times their distance in front of it.
+  bool supporting(const std::vector<int>& loop) const {
+    Vec3 normal = Vec3::Zero(), mean = Vec3::Zero();
+    for (std::size_t k = 0; k < loop.size(); ++k) {
+      normal += (p_[loop[k]] - p_[loop[0]]).cross(p_[loop[(k + 1) % loop.size()]] - p_[loop[0]]);
+      mean += p_[loop[k]];
+    }
+    normal.normalize();
+    mean /= static_cast<double>(loop.size());
+    return std::all_of(corners_.begin(), corners_.end(),
+                       [&](int v) { return normal.dot(p_[v] - mean) <= 2.0 * eps_; });
   }
 
   // Grows a face from the largest remaining triangle over neighbours whose corners all lie
   // within the tolerance of its plane (the seed's plane, so a gently curved surface is not
   // swallowed whole). Where that region is not a convex polygon (a surface curved by less
-  // than the tolerance), the face grows one triangle at a time for as long as it stays
-  // convex. Vertices then left between exactly two faces sit on a straight edge and go.
+  // than the tolerance) or its plane does not support the hull, the face grows one triangle
+  // at a time for as long as it stays convex and supporting. Vertices then left between
+  // exactly two faces on a straight line go.
   ConvexMesh merge_faces() const {
     std::vector<int> order;
     for (std::size_t f = 0; f < tri_.size(); ++f) {
@@ -263,9 +306,8 @@ class ConvexHullBuilder {
       // corners decide alone.
       auto flat = [&](int t) {
         const Triangle& c = tri_[t];
-        const bool sliver = 2.0 * c.area <= eps_ * longest_edge(c);
         return face_of[static_cast<std::size_t>(t)] < 0 &&
-               (sliver || c.normal.dot(plane.normal) > 0.0) &&
+               (sliver(c) || c.normal.dot(plane.normal) > 0.0) &&
                std::all_of(std::begin(c.v), std::end(c.v),
                            [&](int v) { return std::abs(distance(plane, v)) <= eps_; });
       };
@@ -285,7 +327,7 @@ class ConvexHullBuilder {
         const std::vector<int> candidates = region;
         region = {seed};
         members[static_cast<std::size_t>(seed)] = ++stamp;
-        loop = convex_boundary(region, members, stamp, plane.normal);
+        loop = {plane.v[0], plane.v[1], plane.v[2]};  // a hull triangle: exact, and supporting
         for (bool grown = true; grown;) {
           grown = false;
           for (int t : candidates) {
@@ -307,26 +349,10 @@ class ConvexHullBuilder {
       loops.push_back(std::move(loop));
     }
 
-    // A vertex between exactly two faces lies on their common straight edge; removing it
-    // can collapse a sliver face (three nearly collinear points) to two corners, which then
-    // goes too, and may leave further vertices between two faces.
-    std::vector<int> faces_at(p_.size());
-    for (bool changed = true; changed;) {
-      changed = false;
-      std::fill(faces_at.begin(), faces_at.end(), 0);
-      for (const auto& loop : loops) {
-        for (int v : loop) ++faces_at[static_cast<std::size_t>(v)];
-      }
-      for (auto& loop : loops) {
-        const auto end = std::remove_if(loop.begin(), loop.end(), [&](int v) {
-          return faces_at[static_cast<std::size_t>(v)] == 2;
-        });
-        changed = changed || end != loop.end();
-        loop.erase(end, loop.end());
-      }
-      loops.erase(std::remove_if(loops.begin(), loops.end(),
-                                 [](const auto& loop) { return loop.size() < 3; }),
-                  loops.end());
+    drop_straight_vertices(&loops);
+    std::vector<int> faces_at(p_.size(), 0);
+    for (const auto& loop : loops) {
+      for (int v : loop) ++faces_at[static_cast<std::size_t>(v)];
     }
     std::vector<int> index(p_.size(), -1);
     ConvexMesh mesh;
@@ -346,11 +372,66 @@ class ConvexHullBuilder {
     return mesh;
   }
 
+  // A vertex between exactly two faces lies where they meet, usually on a straight edge.
+  // It goes when it, and every vertex that went before it from the two edges at it, lies
+  // within the tolerance of the segment between its two neighbours: the faces of a thin
+  // body are nearly parallel and may meet along a bent line (within the tolerance of both
+  // planes), whose corners must stay. Removing a vertex can collapse a sliver face (three
+  // nearly collinear corners) to two corners, which then goes too, and may leave further
+  // vertices between two faces.
+  void drop_straight_vertices(std::vector<std::vector<int>>* loops) const {
+    std::map<std::pair<int, int>, std::vector<int>> gone_from;  // edge -> vertices removed
+    auto edge = [](int x, int y) { return std::make_pair(std::min(x, y), std::max(x, y)); };
+    auto near_segment = [&](int x, int a, int b) {
+      const Vec3 ab = p_[b] - p_[a], ax = p_[x] - p_[a];
+      const double t = std::clamp(ax.dot(ab) / ab.squaredNorm(), 0.0, 1.0);
+      return (ax - t * ab).norm() <= eps_;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<std::vector<std::size_t>> loops_at(p_.size());
+      for (std::size_t l = 0; l < loops->size(); ++l) {
+        for (int v : (*loops)[l]) loops_at[static_cast<std::size_t>(v)].push_back(l);
+      }
+      for (std::size_t v = 0; v < p_.size(); ++v) {
+        if (loops_at[v].size() != 2) continue;
+        std::vector<int>& first = (*loops)[loops_at[v][0]];
+        std::vector<int>& second = (*loops)[loops_at[v][1]];
+        if (first.size() < 3 || second.size() < 3) continue;  // collapsed this round
+        const int id = static_cast<int>(v);
+        const auto at = std::find(first.begin(), first.end(), id);
+        const int a = at == first.begin() ? first.back() : *(at - 1);
+        const int b = at + 1 == first.end() ? first.front() : *(at + 1);
+        std::vector<int> gone = {id};
+        for (const std::pair<int, int>& side : {edge(a, id), edge(b, id)}) {
+          const auto it = gone_from.find(side);
+          if (it != gone_from.end()) gone.insert(gone.end(), it->second.begin(), it->second.end());
+        }
+        if (!std::all_of(gone.begin(), gone.end(), [&](int x) { return near_segment(x, a, b); }))
+          continue;
+        std::vector<int> first_without = first, second_without = second;
+        first_without.erase(first_without.begin() + (at - first.begin()));
+        second_without.erase(std::find(second_without.begin(), second_without.end(), id));
+        if (first_without.size() >= 3 && !supporting(first_without)) continue;
+        if (second_without.size() >= 3 && !supporting(second_without)) continue;
+        std::vector<int>& joined = gone_from[edge(a, b)];
+        joined.insert(joined.end(), gone.begin(), gone.end());
+        first.erase(at);
+        second.erase(std::find(second.begin(), second.end(), id));
+        changed = true;
+      }
+      loops->erase(std::remove_if(loops->begin(), loops->end(),
+                                  [](const auto& loop) { return loop.size() < 3; }),
+                   loops->end());
+    }
+  }
+
   enum Mark : char { kUnknown, kVisible, kHidden };
 
   const std::vector<Vec3>& p_;
   const double eps_;
   std::vector<GridPoint> grid_;
+  std::vector<int> corners_;  // the hull's vertices: corners of the live triangles
   std::vector<Triangle> tri_;
   std::vector<Mark> mark_;                       // per triangle, kUnknown outside add_point
   std::unordered_map<std::uint64_t, int> edge_;  // directed edge -> the live face that owns it

@@ -232,6 +232,50 @@ void expect_hull_error(const std::vector<Vec3>& points, const std::string& messa
   }
 }
 
+TEST(ConvexHull, PointsWithinTheToleranceOfOnePlaneAreCoplanar) {
+  // The fourth point is 1.5e-6 above the others' plane: beyond the tolerance of the first
+  // simplex's check, but every point lies within the tolerance of the plane z = 7.5e-7,
+  // and merging faces within the tolerance would fold the top onto the bottom.
+  expect_hull_error({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0.3, 0.3, 1.5e-6)},
+                    "points are coplanar: the hull has no volume");
+}
+
+TEST(ConvexHull, NarrowMergedFaceKeepsEveryVertexBehindItsPlane) {
+  // A needle (16 points within 2e-5 of the x axis) and a point off it (found by a random
+  // search). Triangles along the needle lie within the tolerance of one seed's plane, but
+  // the polygon they merge into is narrow, and its own (Newell's) normal is tilted enough
+  // that the far point lay 5e-6 of the size in front of it, beyond what
+  // make_mesh_polyhedron accepts. Faces now stay merged only while no vertex lies more
+  // than twice the tolerance in front of their plane.
+  const std::vector<Vec3> points = {
+      Vec3(0.36863704113785317, 1.0380757878342959e-05, -3.221655470042183e-07),
+      Vec3(0.89398, 1.0000000000000001e-05, -0),
+      Vec3(0.81386999999999998, 1.0000000000000001e-05, 0),
+      Vec3(0.73672270316410937, 4.3811473543544103e-06, -8.0277942763163721e-07),
+      Vec3(0.068860000000000005, 2.0000000000000002e-05, -0),
+      Vec3(0.91647999999999996, 2.0000000000000002e-05, 0),
+      Vec3(0.64766616753961925, 4.4347673685394775e-06, -3.1432148584700204e-07),
+      Vec3(0.14419173068489469, 1.2981458891626058e-05, 1.1273306586892375e-06),
+      Vec3(0.33962866803995206, 2.0468970088657429e-05, -9.0519472012405998e-07),
+      Vec3(0.20613999999999999, 2.0000000000000002e-05, -0),
+      Vec3(0.21296000000000001, 2.0000000000000002e-05, -0),
+      Vec3(0.89726923426529859, 1.8883582717409538e-05, -3.4291727645318347e-08),
+      Vec3(0.76766955545902571, 1.4396152759753388e-05, -3.7139387421165402e-07),
+      Vec3(0.68694999999999995, 2.0000000000000002e-05, 0),
+      Vec3(0.83466224321453386, 1.975207932243832e-05, -8.5130929509701476e-07),
+      Vec3(0.32410991789017207, 5.7077004039002523e-06, 2.6606857510757973e-09),
+      Vec3(0.5, 0.5, 0.001)};
+  const double tol = 2e-6 * (0.91648 - 0.06886);  // twice the tolerance; x spans the most
+  const ConvexMesh mesh = make_convex_mesh(points);
+  for (const auto& face : mesh.faces) {
+    const Vec3 n = newell_normal(mesh, face);
+    Vec3 mean = Vec3::Zero();
+    for (int v : face) mean += mesh.vertices[v];
+    mean /= static_cast<double>(face.size());
+    for (const Vec3& p : points) EXPECT_LE(n.dot(p - mean), tol);
+  }
+}
+
 TEST(ConvexHull, DegenerateInputIsRejectedWithReason) {
   expect_hull_error({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)},
                     "a hull needs at least 4 points, found 3");
