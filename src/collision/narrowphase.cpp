@@ -228,16 +228,68 @@ struct Support {
   double disc_sign = 1.0;
 };
 
+// The direction from a cylinder's or capsule's axis to its points furthest along d.
+Vec3 radial_direction(const PosedPiece& p, const Vec3& d) {
+  if (p.geometry->kind == PieceKind::Capsule) return d;
+  const Vec3 axis = p.axis();
+  return direction_or(d - axis.dot(d) * axis, axis.unitOrthogonal());
+}
+
+// The face of a polyhedron whose outward normal is closest to d.
+int face_along(const PosedPolyhedron& poly, const Vec3& d) {
+  int best = 0;
+  for (int f = 1; f < static_cast<int>(poly.normals.size()); ++f) {
+    if (poly.normals[f].dot(d) > poly.normals[best].dot(d)) best = f;
+  }
+  return best;
+}
+
+// An edge of a polyhedron as a segment.
+Support edge_segment(const PosedPolyhedron& poly, int edge, int piece) {
+  const Polyhedron::Edge& e = poly.shape->edges[edge];
+  Support s;
+  s.kind = Support::Segment;
+  s.points[0] = poly.vertices[e.v0];
+  s.points[1] = poly.vertices[e.v1];
+  s.point_features[0] = vertex_feature(e.v0, piece);
+  s.point_features[1] = vertex_feature(e.v1, piece);
+  s.interior = edge_feature(edge, piece);
+  return s;
+}
+
+// The side line of a cylinder or capsule furthest along the radial direction: for a
+// capsule the furthest points of its end spheres, for a cylinder those of its rims.
+Support side_segment(const PosedPiece& p, const Vec3& radial) {
+  const bool capsule = p.geometry->kind == PieceKind::Capsule;
+  const int piece = p.geometry->piece;
+  const double r = p.geometry->radius_m;
+  Support s;
+  s.kind = Support::Segment;
+  s.points[0] = capsule_end(p, 1.0) + r * radial;
+  s.points[1] = capsule_end(p, -1.0) + r * radial;
+  s.point_features[0] = capsule ? face_feature(kSide, piece) : edge_feature(kPlusRim, piece);
+  s.point_features[1] = capsule ? face_feature(kSide, piece) : edge_feature(kMinusRim, piece);
+  s.interior = face_feature(kSide, piece);
+  return s;
+}
+
+// The flat end of a cylinder on the side `sign` of its axis.
+Support flat_end(const PosedPiece& p, double sign) {
+  Support s;
+  s.kind = Support::Polygon;
+  s.disc_centre = capsule_end(p, sign);
+  s.disc_sign = sign;
+  s.interior = face_feature(sign > 0 ? kPlusCap : kMinusCap, p.geometry->piece);
+  return s;
+}
+
 Support support_feature(const PosedPiece& p, const Vec3& d) {
   Support s;
   const int piece = p.geometry->piece;
   switch (p.geometry->kind) {
     case PieceKind::Polyhedron: {
       const PosedPolyhedron& poly = p.poly;
-      int best_face = 0;
-      for (int f = 1; f < static_cast<int>(poly.normals.size()); ++f) {
-        if (poly.normals[f].dot(d) > poly.normals[best_face].dot(d)) best_face = f;
-      }
+      const int best_face = face_along(poly, d);
       if (poly.normals[best_face].dot(d) >= kParallelCos) {
         s.kind = Support::Polygon;
         s.poly_face = best_face;
@@ -253,16 +305,7 @@ Support support_feature(const PosedPiece& p, const Vec3& d) {
         const double c = std::abs((poly.vertices[e.v1] - poly.vertices[e.v0]).normalized().dot(d));
         if (c <= best_cos) best_cos = c, best_edge = shape.vertex_edges[k];
       }
-      if (best_edge >= 0) {
-        const Polyhedron::Edge& e = shape.edges[best_edge];
-        s.kind = Support::Segment;
-        s.points[0] = poly.vertices[e.v0];
-        s.points[1] = poly.vertices[e.v1];
-        s.point_features[0] = vertex_feature(e.v0, piece);
-        s.point_features[1] = vertex_feature(e.v1, piece);
-        s.interior = edge_feature(best_edge, piece);
-        return s;
-      }
+      if (best_edge >= 0) return edge_segment(poly, best_edge, piece);
       s.points[0] = poly.vertices[v];
       s.point_features[0] = s.interior = vertex_feature(v, piece);
       return s;
@@ -277,24 +320,10 @@ Support support_feature(const PosedPiece& p, const Vec3& d) {
       const Vec3 axis = p.axis();
       const double along = axis.dot(d);
       const double r = p.geometry->radius_m;
-      const Vec3 radial = capsule ? d : direction_or(d - along * axis, axis.unitOrthogonal());
-      if (std::abs(along) <= kParallelSin) {
-        s.kind = Support::Segment;
-        s.points[0] = capsule_end(p, 1.0) + r * radial;
-        s.points[1] = capsule_end(p, -1.0) + r * radial;
-        s.point_features[0] = capsule ? face_feature(kSide, piece) : edge_feature(kPlusRim, piece);
-        s.point_features[1] = capsule ? face_feature(kSide, piece) : edge_feature(kMinusRim, piece);
-        s.interior = face_feature(kSide, piece);
-        return s;
-      }
+      const Vec3 radial = radial_direction(p, d);
+      if (std::abs(along) <= kParallelSin) return side_segment(p, radial);
       const double sign = along > 0 ? 1.0 : -1.0;
-      if (!capsule && std::abs(along) >= kParallelCos) {
-        s.kind = Support::Polygon;
-        s.disc_centre = capsule_end(p, sign);
-        s.disc_sign = sign;
-        s.interior = face_feature(sign > 0 ? kPlusCap : kMinusCap, piece);
-        return s;
-      }
+      if (!capsule && std::abs(along) >= kParallelCos) return flat_end(p, sign);
       s.points[0] = capsule_end(p, sign) + r * radial;
       s.point_features[0] = s.interior = capsule
                                              ? face_feature(sign > 0 ? kPlusCap : kMinusCap, piece)
@@ -305,6 +334,57 @@ Support support_feature(const PosedPiece& p, const Vec3& d) {
       break;
   }
   return s;
+}
+
+// The incident piece's feature for clipping against a reference face: its support along d,
+// widened to the whole side line or flat end of a cylinder or capsule, or to the face or an
+// edge of a polyhedron, when every point of that lies within the margin of the support. The
+// exact support is one point as soon as the piece is tilted by more than kParallelSin, and
+// one contact a step let a cylinder lying on a box rock about each end in turn, the other
+// end sinking 4 mm into the box, step after step (issue 21 item 5). The widened feature's
+// points are exact support points of its parts (each rim's or end sphere's furthest point
+// along d, a polygon's corners) except a tilted end's octagon corners, which lie within
+// r (1 - cos(pi / 8)) sin(tilt) < 0.04 margin of its rim.
+Support incident_support(const PosedPiece& p, const Vec3& d, double margin) {
+  const Support s = support_feature(p, d);
+  if (s.kind == Support::Polygon) return s;
+  if (p.geometry->kind == PieceKind::Capsule || p.geometry->kind == PieceKind::Cylinder) {
+    if (s.kind == Support::Segment) return s;
+    const double along = p.axis().dot(d);
+    if (2.0 * p.geometry->half_length_m * std::abs(along) <= margin)
+      return side_segment(p, radial_direction(p, d));
+    const double across = std::sqrt(std::max(0.0, 1.0 - along * along));
+    if (p.geometry->kind == PieceKind::Cylinder && 2.0 * p.geometry->radius_m * across <= margin)
+      return flat_end(p, along > 0 ? 1.0 : -1.0);
+    return s;
+  }
+  if (p.geometry->kind != PieceKind::Polyhedron) return s;
+  const PosedPolyhedron& poly = p.poly;
+  const Polyhedron& shape = *poly.shape;
+  const int v = poly.min_vertex(-d);
+  const double deepest = poly.vertices[v].dot(d);
+  auto rise = [&](int vertex) { return deepest - poly.vertices[vertex].dot(d); };
+  const int best_face = face_along(poly, d);
+  const Polyhedron::Face& face = shape.faces[best_face];
+  bool flat = true;
+  for (int k = face.first; k < face.first + face.count; ++k)
+    flat = flat && rise(shape.corner_ids[k]) <= margin;
+  if (flat) {
+    Support out;
+    out.kind = Support::Polygon;
+    out.poly_face = best_face;
+    out.interior = face_feature(best_face, p.geometry->piece);
+    return out;
+  }
+  if (s.kind == Support::Segment) return s;
+  int best_edge = -1;
+  double lowest = margin;
+  for (int k = shape.vertex_edge_start[v]; k < shape.vertex_edge_start[v + 1]; ++k) {
+    const Polyhedron::Edge& e = shape.edges[shape.vertex_edges[k]];
+    const double r = rise(e.v0 == v ? e.v1 : e.v0);
+    if (r <= lowest) lowest = r, best_edge = shape.vertex_edges[k];
+  }
+  return best_edge < 0 ? s : edge_segment(poly, best_edge, p.geometry->piece);
 }
 
 // The octagon of a flat cylinder end, counter-clockwise about its outward normal.
@@ -392,7 +472,11 @@ void curved_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
   if (sb.kind == Support::Polygon || sa.kind == Support::Polygon) {
     const bool reference_on_b = sb.kind == Support::Polygon;
     load_reference(reference_on_b ? b : a, reference_on_b ? sb : sa, &clip->reference);
-    load_incident(reference_on_b ? a : b, reference_on_b ? sa : sb, clip);
+    if (reference_on_b) {
+      load_incident(a, incident_support(a, -n, margin), clip);
+    } else {
+      load_incident(b, incident_support(b, n, margin), clip);
+    }
     clip_against_reference(merge, clip);
     emit_clipped(*clip, reference_on_b, margin, out);
   } else if (sa.kind == Support::Segment && sb.kind == Support::Segment) {

@@ -195,6 +195,88 @@ TEST(Narrowphase, TiltedCylinderTouchesAtItsLowestRimPoint) {
   EXPECT_EQ(r.contacts[0].feature_a.type, FeatureType::Edge);
 }
 
+// A piece tilted by more than kParallelSin (1e-4 rad) has a single support point, yet its
+// other end, or the rest of its flat end or face, lies within the margin: each is a contact,
+// at its own gap (2 hl sin(tilt) or 2 r sin(tilt) above the lowest point). With the lowest
+// point alone a cylinder lying on a box rocked about each end in turn and sank 4 mm into it
+// at rest (issue 21 item 5; BinPile.CylinderLyingOnABoxComesToRest).
+TEST(Narrowphase, SlightlyTiltedPiecesTouchWithEveryPointWithinTheMargin) {
+  const double margin = 5e-3, tilt = 0.01;
+  const Quat log_tilt = about(Vec3::UnitY(), M_PI / 2 + tilt);  // its +z end low at +x
+  {
+    // A log of half length 0.3 (its high end 6 mm up): only its low end is within the
+    // margin; a shorter one (half length 0.2, 4 mm) touches at both ends.
+    for (double half_length : {0.3, 0.2}) {
+      CollisionScene s;
+      s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+      const double low = 0.1 * std::cos(tilt) + half_length * std::sin(tilt);
+      s.add("log", Cylinder{0.1, half_length}, pose_at(Vec3(0, 0, low), log_tilt));
+      const CollisionResult r = s.collide(margin);
+      const double rise = 2 * half_length * std::sin(tilt);
+      ASSERT_EQ(r.contacts.size(), rise <= margin ? 2u : 1u) << half_length;
+      // Below the rims' lowest points (the points are on the table, body B).
+      const double x_low = half_length * std::cos(tilt) - 0.1 * std::sin(tilt);
+      const double x_high = -half_length * std::cos(tilt) - 0.1 * std::sin(tilt);
+      EXPECT_TRUE(has_contact(r.contacts, Vec3(x_low, 0, 0), Vec3::UnitZ(), kGjkTol));
+      if (rise <= margin) {
+        EXPECT_TRUE(has_contact(r.contacts, Vec3(x_high, 0, 0), Vec3::UnitZ(), kGjkTol));
+      }
+      for (const Contact& c : r.contacts) {
+        EXPECT_NEAR(c.gap_m, c.point.x() > 0 ? 0.0 : rise, kGjkTol) << half_length;
+      }
+    }
+  }
+  {
+    // A can (radius 0.1) standing tilted: its whole bottom octagon, rise 2 mm.
+    CollisionScene s;
+    s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+    const double low = 0.2 * std::cos(tilt) + 0.1 * std::sin(tilt);
+    s.add("can", Cylinder{0.1, 0.2}, pose_at(Vec3(0, 0, low), about(Vec3::UnitX(), tilt)));
+    const CollisionResult r = s.collide(margin);
+    ASSERT_EQ(r.contacts.size(), 8u);
+    double lowest = 1.0, highest = -1.0;
+    for (const Contact& c : r.contacts) {
+      EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-12);
+      lowest = std::min(lowest, c.gap_m);
+      highest = std::max(highest, c.gap_m);
+    }
+    // Tilted about x, the octagon's corners on the body's y axis are the rim's lowest
+    // point and its highest, 2 r sin(tilt) above.
+    EXPECT_NEAR(lowest, 0.0, kGjkTol);
+    EXPECT_NEAR(highest, 0.2 * std::sin(tilt), kGjkTol);
+  }
+  {
+    // A capsule tilted along its length (rise 4 mm): both end spheres' lowest points.
+    CollisionScene s;
+    s.add("table", box(1, 1, 0.5), pose_at(Vec3(0, 0, -0.5)), true);
+    const double low = 0.05 + 0.2 * std::sin(tilt);
+    s.add("pill", Capsule{0.05, 0.2},
+          pose_at(Vec3(0, 0, low), about(Vec3::UnitY(), M_PI / 2 + tilt)));
+    const CollisionResult r = s.collide(margin);
+    ASSERT_EQ(r.contacts.size(), 2u);
+    for (const Contact& c : r.contacts) {
+      EXPECT_NEAR(c.gap_m, c.point.x() > 0 ? 0.0 : 0.4 * std::sin(tilt), kGjkTol);
+    }
+  }
+  {
+    // A box (0.2 x 0.2 x 0.1) tilted on a can's top (radius 0.3): its bottom face, all four
+    // corners, the low two touching, the high two 2 mm up.
+    CollisionScene s;
+    s.add("can", Cylinder{0.3, 0.2}, pose_at(Vec3(0, 0, -0.2)), true);
+    const double low = 0.05 * std::cos(tilt) + 0.1 * std::sin(tilt);
+    s.add("crate", box(0.1, 0.1, 0.05), pose_at(Vec3(0, 0, low), about(Vec3::UnitY(), tilt)));
+    const CollisionResult r = s.collide(margin);
+    ASSERT_EQ(r.contacts.size(), 4u);
+    int touching = 0;
+    for (const Contact& c : r.contacts) {
+      EXPECT_LT((c.normal + Vec3::UnitZ()).norm() * (c.normal - Vec3::UnitZ()).norm(), 1e-12);
+      touching += std::abs(c.gap_m) < kGjkTol;
+      if (std::abs(c.gap_m) >= kGjkTol) EXPECT_NEAR(c.gap_m, 0.2 * std::sin(tilt), kGjkTol);
+    }
+    EXPECT_EQ(touching, 2);
+  }
+}
+
 TEST(Narrowphase, CylinderOnCylinderAndSphereBesideOne) {
   // Stacked coaxial cylinders: the upper's bottom octagon lies on the lower's top one.
   // A sphere beside a post: one contact on the post's side, along the radius.
