@@ -670,7 +670,10 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     // spread runs were all Fresh.
     // The result is that of the run that solved, with the pivots of every run so far (the
     // work done), else the first run's (status, z and pivots as without the retries, so the
-    // pivot limit still bounds what a failure reports).
+    // pivot limit still bounds what a failure reports). The retries share what the first
+    // run left of the pivot limit: each with a limit of its own, the fallback chain's two
+    // dense stages held one step of the 40-body bin pile (n about 1,200, a millisecond a
+    // pivot) for 10 minutes in runs that answered nothing.
     // Each run: its reading and covering vector (0: ones, k > 0: the k-th spread cover).
     struct Attempt {
       Reading reading;
@@ -691,6 +694,8 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     const VecX ones = VecX::Ones(n);
     result = solve_with(M, q, ones, options, kAttempts[0].reading);
     int pivots = result.pivots;
+    const int limit = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
+    LemkeOptions left = options;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
@@ -700,11 +705,13 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
       // shorter path through Murty's 2^n problem, which must still end at the pivot limit.
       if (a.cover > 0 && result.status != LcpStatus::NumericalFailure) break;
       if (a.reading.inverse == Inverse::Fresh && n > kFreshMaxSize) break;
+      left.max_pivots = limit - pivots;
+      if (left.max_pivots <= 0) break;
       LcpResult retry =
           a.cover > 0
               ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, a.cover * kCoverSeedStep),
-                           options, a.reading)
-              : solve_with(M, q, ones, options, a.reading);
+                           left, a.reading)
+              : solve_with(M, q, ones, left, a.reading);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
         result = std::move(retry);
