@@ -366,10 +366,13 @@ Support incident_support(const PosedPiece& p, const Vec3& d, double margin) {
   auto rise = [&](int vertex) { return deepest - poly.vertices[vertex].dot(d); };
   const int best_face = face_along(poly, d);
   const Polyhedron::Face& face = shape.faces[best_face];
-  bool flat = true;
-  for (int k = face.first; k < face.first + face.count; ++k)
+  // The face must hold the support vertex itself: on a hull the face nearest d need not.
+  bool flat = true, holds_support = false;
+  for (int k = face.first; k < face.first + face.count; ++k) {
     flat = flat && rise(shape.corner_ids[k]) <= margin;
-  if (flat) {
+    holds_support = holds_support || shape.corner_ids[k] == v;
+  }
+  if (flat && holds_support) {
     Support out;
     out.kind = Support::Polygon;
     out.poly_face = best_face;
