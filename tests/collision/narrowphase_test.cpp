@@ -199,7 +199,7 @@ TEST(Narrowphase, TiltedCylinderTouchesAtItsLowestRimPoint) {
 // other end, or the rest of its flat end or face, lies within the margin: each is a contact,
 // at its own gap (2 hl sin(tilt) or 2 r sin(tilt) above the lowest point). With the lowest
 // point alone a cylinder lying on a box rocked about each end in turn and sank 4 mm into it
-// at rest (issue 21 item 5; BinPile.CylinderLyingOnABoxComesToRest).
+// at rest (issue 21 item 5; Impact.LongBodyDroppedNearlyFlatOntoABoxComesToRestOnIt).
 TEST(Narrowphase, SlightlyTiltedPiecesTouchWithEveryPointWithinTheMargin) {
   const double margin = 5e-3, tilt = 0.01;
   const Quat log_tilt = about(Vec3::UnitY(), M_PI / 2 + tilt);  // its +z end low at +x

@@ -168,7 +168,7 @@ TEST(Impact, BoxDroppedFlatStopsDeadAtTheGround) {
   EXPECT_LE(landed, 47);
 }
 
-// A long cylinder or capsule (the bin pile's cylinder10: r 17.8 mm, 12.6 mm long) dropped
+// A long cylinder or capsule (the bin pile's cylinder10: r 17.8 mm, 12.6 cm long) dropped
 // almost flat (tilted 0.05 rad) from 2 cm onto a box resting on the ground. Touching at its
 // lowest point alone, each step, it rocked about one end then the other at 1.8 rad/s for
 // as long as it ran, the other end 4 mm inside the box (issue 21 item 5). It must come to
