@@ -671,9 +671,9 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     // The result is that of the run that solved, with the pivots of every run so far (the
     // work done), else the first run's (status, z and pivots as without the retries, so the
     // pivot limit still bounds what a failure reports). The retries share what the first
-    // run left of the pivot limit: each with a limit of its own, the fallback chain's two
-    // dense stages held one step of the 40-body bin pile (n about 1,200, a millisecond a
-    // pivot) for 10 minutes in runs that answered nothing.
+    // run left of the pivot limit. With a limit of their own, nine runs could each go to
+    // it: step 78 of the 40-body bin pile (n about 1,200) took 11 minutes at a0a16db,
+    // every backtrace sampled in this method inside the fallback chain.
     // Each run: its reading and covering vector (0: ones, k > 0: the k-th spread cover).
     struct Attempt {
       Reading reading;

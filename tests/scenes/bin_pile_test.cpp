@@ -13,8 +13,8 @@
 // cylinder spinning at 10 rad/s met a box falling at 3 m/s (step 35): the linearised
 // contact of a 10 ms step does not follow that rotation. Since (840b3e0) the max search
 // stops climbing the fallback chain once it has failed a selection and the dense stages
-// keep to one pivot limit, yet step 78's first selection still held the run for over 8
-// minutes in the standard stage, refactorising its basis after small pivot elements.
+// keep to one pivot limit, yet step 78 still held the run for over 8 minutes, the
+// backtraces in the standard stage's refactorisations (StandardLemke::refactor).
 #include <gtest/gtest.h>
 
 #include <algorithm>
