@@ -192,6 +192,19 @@ struct Reading {
 
 // Lemke's method on w = M z + c z0 + q in tableau form A x = q with A = [I, -M, -c] and
 // x = (w, z, z0) >= 0. Variable numbering: w_i is i, z_j is n + j, z0 is 2n.
+// z_a of M_ra z_a = -q_r (r = rows, a = alpha), solved directly with one step of iterative
+// refinement. False when M_ra has numerically dependent columns.
+bool solve_refined(const MatX& M, const VecX& q, const std::vector<int>& rows,
+                   const std::vector<int>& alpha, VecX* z_a) {
+  const MatX M_ra = M(rows, alpha);
+  const VecX rhs = -q(rows);
+  const Eigen::ColPivHouseholderQR<MatX> qr(M_ra);
+  if (qr.rank() < static_cast<Eigen::Index>(alpha.size())) return false;
+  *z_a = qr.solve(rhs);
+  *z_a += qr.solve(rhs - M_ra * *z_a);
+  return true;
+}
+
 class StandardLemke {
  public:
   StandardLemke(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
@@ -293,6 +306,13 @@ class StandardLemke {
     return x_(r) <= degenerate_floor(x_max, round_off_scale_(r), q_scale_, tol_);
   }
 
+  // Which z are basic: the complementary basis a Solved run ended on.
+  std::vector<char> basic_z() const {
+    std::vector<char> basic(n_);
+    for (int j = 0; j < n_; ++j) basic[j] = row_of_[n_ + j] >= 0;
+    return basic;
+  }
+
   // z of the current (not complementary) basis, for the statuses other than Solved.
   VecX current_z() const {
     VecX z = VecX::Zero(n_);
@@ -317,12 +337,8 @@ class StandardLemke {
     }
     *z = VecX::Zero(n_);
     if (alpha.empty()) return true;
-    const MatX M_ra = M_(rows, alpha);
-    const VecX rhs = -q_(rows);
-    const Eigen::ColPivHouseholderQR<MatX> qr(M_ra);
-    if (qr.rank() < static_cast<Eigen::Index>(alpha.size())) return false;
-    VecX z_a = qr.solve(rhs);
-    z_a += qr.solve(rhs - M_ra * z_a);
+    VecX z_a;
+    if (!solve_refined(M_, q_, rows, alpha, &z_a)) return false;
     // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
     // returned z is nonnegative and it is that z the acceptance check judges.
     (*z)(alpha) = z_a.cwiseMax(0.0);
@@ -618,15 +634,61 @@ void check_input(const MatX& M, const VecX& q) {
   }
 }
 
+// A complementary basis that ended a path but whose answer the acceptance rule refuses,
+// made an answer by principal pivots (Murty's method with the most negative entry, as the
+// fast methods' repaired_end): the basis, given by its basic z, is solved directly,
+// M_aa z_a = -q_a (solve_refined), and the pair of its most negative z or w flipped, up to
+// kEndFlips times. On success *z and *w hold the answer (z clamped at zero, as
+// complementary_z returns it). A dense solve per flip, O(|a|^3): only for n <=
+// kFreshMaxSize, the size up to which refactorising is affordable; a stop request is
+// heard between flips.
+bool repaired_end(const MatX& M, const VecX& q, std::vector<char> basic,
+                  const LemkeOptions& options, VecX* z, VecX* w) {
+  const int n = static_cast<int>(q.size());
+  if (n > kFreshMaxSize) return false;
+  StopRequest stop(options);
+  std::vector<int> alpha;
+  alpha.reserve(n);
+  for (int repair = 0; repair <= kEndFlips && !stop(); ++repair) {
+    alpha.clear();
+    for (int j = 0; j < n; ++j) {
+      if (basic[j]) alpha.push_back(j);
+    }
+    VecX exact = VecX::Zero(n);
+    if (!alpha.empty()) {
+      VecX z_a;
+      if (!solve_refined(M, q, alpha, alpha, &z_a)) return false;
+      exact(alpha) = z_a;
+    }
+    *z = exact.cwiseMax(0.0);
+    *w = M * *z + q;
+    if (check_complementarity(*z, *w, q.lpNorm<Eigen::Infinity>()).accepted) return true;
+    const VecX w_exact = M * exact + q;
+    int worst = 0;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < n; ++j) {
+      const double v = basic[j] ? exact(j) : w_exact(j);
+      if (v < lowest) {
+        lowest = v;
+        worst = j;
+      }
+    }
+    basic[worst] = !basic[worst];
+  }
+  return false;
+}
+
 // One run of the method with the given reading and covering vector; solve_time_us is left
-// to the caller.
+// to the caller. A run that ends on a complementary basis the acceptance rule refuses
+// writes its basic z to *refused_end when that is still empty.
 LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
-                     Reading reading) {
+                     Reading reading, std::vector<char>* refused_end) {
   LcpResult result;
   StandardLemke lemke(M, q, cover, options, reading);
   result.status = lemke.run();
   result.pivots = lemke.pivots();
-  if (result.status == LcpStatus::Solved) {
+  const bool ended = result.status == LcpStatus::Solved;  // on a complementary basis
+  if (ended) {
     if (!lemke.complementary_z(&result.z)) {
       result.status = LcpStatus::NumericalFailure;
       result.z = lemke.current_z();
@@ -636,9 +698,9 @@ LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const Lemk
   }
   result.w = M * result.z + q;
   // Never report Solved for an answer the acceptance rule rejects.
-  if (result.status == LcpStatus::Solved &&
-      !check_complementarity(result.z, result.w, q.lpNorm<Eigen::Infinity>()).accepted) {
+  if (ended && !check_complementarity(result.z, result.w, q.lpNorm<Eigen::Infinity>()).accepted) {
     result.status = LcpStatus::NumericalFailure;
+    if (refused_end->empty()) *refused_end = lemke.basic_z();
   }
   return result;
 }
@@ -692,7 +754,8 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
                                      {kFresh, 3}};
     static_assert(kCoverRestarts == 3, "kAttempts lists the spread covers");
     const VecX ones = VecX::Ones(n);
-    result = solve_with(M, q, ones, options, kAttempts[0].reading);
+    std::vector<char> refused_end;
+    result = solve_with(M, q, ones, options, kAttempts[0].reading, &refused_end);
     int pivots = result.pivots;
     const int limit = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
     LemkeOptions left = options;
@@ -710,13 +773,22 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
       LcpResult retry =
           a.cover > 0
               ? solve_with(M, q, spread_cover(n, kRestartCoverSpread, a.cover * kCoverSeedStep),
-                           left, a.reading)
-              : solve_with(M, q, ones, left, a.reading);
+                           left, a.reading, &refused_end)
+              : solve_with(M, q, ones, left, a.reading, &refused_end);
       pivots += retry.pivots;
       if (retry.status == LcpStatus::Solved) {
         result = std::move(retry);
         result.pivots = pivots;
       }
+    }
+    // Last, the first refused end made an answer by flips (repaired_end).
+    VecX z, w;
+    if (retry_wanted() && !refused_end.empty() &&
+        repaired_end(M, q, refused_end, options, &z, &w)) {
+      result.status = LcpStatus::Solved;
+      result.pivots = pivots;
+      result.z = std::move(z);
+      result.w = std::move(w);
     }
   }
   result.solve_time_us = microseconds_since(start);

@@ -43,6 +43,15 @@ constexpr int kCoverRestarts = 3;
 constexpr double kRestartCoverSpread = 0.1;
 constexpr int kCoverSeedStep = 7919;
 
+// Flips (principal pivots on the most negative pair) tried on a complementary basis before
+// it is given up: the fast methods' warm start, and every method's path end that the
+// acceptance rule refuses. A flip costs one solve of the basis, a path from Step 0 on a
+// stack 30 to 100 pivots. On block_stack_rotated_5's hour (d = 4) four warm-start flips
+// left 11 fallbacks and a failed step, sixteen none: a drift in one face can move the
+// unloaded corner of each face above it.
+constexpr int kFlipRepairs = 16;
+constexpr int kEndFlips = 64;
+
 // Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
 // q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the
 // lexicographic minimum of the rows of [q, I] / c_i, which keeps every row of the new

@@ -43,9 +43,12 @@ TEST(FallbackChain, MergedDuplicatesSolveTheOriginalProblem) {
 }
 
 TEST(FallbackChain, StandardMethodIsRescuedByTheStructuralStage) {
-  // The ten-block tower at 1052.68 s: the standard method fails (SoakRegressionOpen), the
-  // chain's first stage answers.
-  const ContactProblem p = soak("block_tower_10_step105268.contact");
+  // Lloyd's box on four corners with a friction entry of -6.7e10 (a fuzz input): the
+  // standard method's answer passes its dense check and fails the contact check, whose w
+  // rounds differently, so it fails; the chain's first stage answers. (The tower step that
+  // stood here, 105268, the standard method now solves itself: repaired_end.)
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/fuzz/standard_solved_contact_check_refuses.contact");
   const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Standard);
   ASSERT_EQ(r.result.status, LcpStatus::Solved);
   ASSERT_TRUE(r.rescued_by.has_value());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "lcp/lemke_standard.hpp"
 #include "pivot/lcp.hpp"
 #include "support/lloyd_problems.hpp"
 #include "support/random_contact_problems.hpp"
@@ -356,6 +357,25 @@ TEST(LemkeFast, ReducedRestartsAfterItsPathCycles) {
   // Brent's method finds a cycle of period p entered after t pivots within about
   // 2 max(t, p): here about 2 x 92, then a restart of about the structural path's 75.
   EXPECT_LT(r.lcp.pivots, 400);
+}
+
+// Regression (issues 20 and 16): the ten-block tower at d = 8 after 919 s at rest. Both
+// fast methods' first paths end, after 32 pivots, on a complementary basis 4.3e-9 below
+// zero in a basic z, and every restart from another covering vector fails too (the solve
+// ended NumericalFailure after 344 and 377 pivots). Last, flips of the first refused end
+// (repaired_end, lemke_fast.cpp) make it an answer the rule takes: seven flips, each of a
+// friction row whose w is the data's noise.
+TEST(LemkeFast, RepairsAPathsRefusedEndByFlipsAfterTheCoverRestarts) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/block_tower_10_d8_step91937.contact");
+  for (LcpMethod method : {LcpMethod::Structural, LcpMethod::Reduced}) {
+    const FastLemkeResult r = solve_lemke_fast(p, method);
+    ASSERT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(method);
+    EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted) << to_string(method);
+    EXPECT_EQ(r.stats.cover_restarts, kCoverRestarts) << to_string(method);
+    EXPECT_GE(r.stats.end_repairs, 1) << to_string(method);
+    EXPECT_LE(r.stats.end_repairs, kEndFlips) << to_string(method);
+  }
 }
 
 TEST(LemkeFast, ReportsPivotLimitAndReturnsSolutionOfTrivialProblem) {
