@@ -244,6 +244,15 @@ int face_along(const PosedPolyhedron& poly, const Vec3& d) {
   return best;
 }
 
+// A face of a polyhedron as a polygon.
+Support face_polygon(int face, int piece) {
+  Support s;
+  s.kind = Support::Polygon;
+  s.poly_face = face;
+  s.interior = face_feature(face, piece);
+  return s;
+}
+
 // An edge of a polyhedron as a segment.
 Support edge_segment(const PosedPolyhedron& poly, int edge, int piece) {
   const Polyhedron::Edge& e = poly.shape->edges[edge];
@@ -290,12 +299,7 @@ Support support_feature(const PosedPiece& p, const Vec3& d) {
     case PieceKind::Polyhedron: {
       const PosedPolyhedron& poly = p.poly;
       const int best_face = face_along(poly, d);
-      if (poly.normals[best_face].dot(d) >= kParallelCos) {
-        s.kind = Support::Polygon;
-        s.poly_face = best_face;
-        s.interior = face_feature(best_face, piece);
-        return s;
-      }
+      if (poly.normals[best_face].dot(d) >= kParallelCos) return face_polygon(best_face, piece);
       const int v = poly.min_vertex(-d);
       const Polyhedron& shape = *poly.shape;
       int best_edge = -1;
@@ -372,13 +376,7 @@ Support incident_support(const PosedPiece& p, const Vec3& d, double margin) {
     flat = flat && rise(shape.corner_ids[k]) <= margin;
     holds_support = holds_support || shape.corner_ids[k] == v;
   }
-  if (flat && holds_support) {
-    Support out;
-    out.kind = Support::Polygon;
-    out.poly_face = best_face;
-    out.interior = face_feature(best_face, p.geometry->piece);
-    return out;
-  }
+  if (flat && holds_support) return face_polygon(best_face, p.geometry->piece);
   if (s.kind == Support::Segment) return s;
   int best_edge = -1;
   double lowest = margin;
