@@ -1150,10 +1150,6 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
     if (*status == LcpStatus::NumericalFailure && another_cover()) continue;
     break;
   }
-  if (*status != LcpStatus::Solved && !first_refused_.empty() && repaired_end(&result)) {
-    status = LcpStatus::Solved;
-    refused = false;
-  }
   result.status = *status;
   if (result.status != LcpStatus::Solved && !refused) {
     // Not a solution: report the last basic z values (z0 dropped) for diagnosis, with their
@@ -1165,6 +1161,16 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
       if (state_[k] == Pair::ZBasic) result.z[k] = qval_[k];
     }
     result.w = contact_lcp_w(problem, result.z);
+  }
+  if (result.status != LcpStatus::Solved && !first_refused_.empty()) {
+    // The report above stays when the repair fails (a failure path: the copies may allocate).
+    const VecX z = result.z, w = result.w;
+    if (repaired_end(&result)) {
+      result.status = LcpStatus::Solved;
+    } else {
+      result.z = z;
+      result.w = w;
+    }
   }
   result.solve_time_us = microseconds_since(start);
   if (result.status == LcpStatus::Solved) {
