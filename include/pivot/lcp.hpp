@@ -45,6 +45,11 @@ struct LemkeOptions {
   // Ends a solve with Cancelled once the steady clock passes it (a viewer's frame budget);
   // read every few pivots.
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  // When every path of the method has failed, its first path end that the acceptance rule
+  // refused is made an answer by flips (principal pivots on the most negative pair) if it
+  // can be: an answer the rule takes, but often at its edge. The fallback chain turns it
+  // off for the method and its stages and tries it as its last stage (RepairedEnd).
+  bool repair_refused_end = true;
 };
 
 // A complementary basis: z_basic[k] says whether z_k is basic, else w_k is. A fast
@@ -166,8 +171,9 @@ enum class FallbackStage {
   MergedDuplicates,  // exact duplicate contacts (same columns and mu) merged, structural
   Regularised,       // the standard method on M + alpha I, alpha = 1e-11 max(1, max M_ii)
   Standard,          // the standard method on M
+  RepairedEnd,       // the reduced method, else the standard, with repair_refused_end
 };
-constexpr int kFallbackStages = 5;
+constexpr int kFallbackStages = 6;
 const char* to_string(FallbackStage stage);
 
 // One stage on its own, answer checked against `problem` (w is problem's). nullopt when
@@ -182,7 +188,9 @@ struct FallbackResult {
 };
 
 // solve_contact with `method`, then the stages of FallbackStage in order (Structural
-// skipped when it is the method, Standard likewise) until one answers.
+// skipped when it is the method, Standard likewise) until one answers. The method and the
+// stages before RepairedEnd run without repair_refused_end; RepairedEnd runs only when
+// options ask for the repair.
 FallbackResult solve_contact_with_fallback(const ContactProblem& problem, LcpMethod method,
                                            const LemkeOptions& options = {},
                                            const LcpBasis& warm = {});

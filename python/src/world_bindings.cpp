@@ -197,7 +197,7 @@ void bind_world(py::module_& m) {
             return out;
           },
           "islands each fallback stage answered: {'structural': n, 'perturbed_cover': n, "
-          "'merged_duplicates': n, 'regularised': n, 'standard': n}")
+          "'merged_duplicates': n, 'regularised': n, 'standard': n, 'repaired_end': n}")
       .def_readonly("recoveries", &StepStats::recoveries, "islands pushed out of a penetration")
       .def_readonly("cancelled", &StepStats::cancelled,
                     "the step ran past step_time_limit and was abandoned: the state is its start")

@@ -3,7 +3,11 @@
 // answer the original problem's acceptance check takes. It only climbs: Lloyd's structural
 // method (the whole LCP, no restarts), the same from a perturbed covering vector, the same
 // with exact duplicate contacts merged, the standard method on a regularised M, the
-// standard method.
+// standard method, and last a refused path end repaired by flips (RepairedEnd).
+// The requested method and every stage before the last run without that repair: such an
+// answer is at the acceptance rule's edge, and taken in the requested method's place where
+// a later stage's path would have answered, it made the ten-block tower rock
+// (docs/robustness.md, "Path ends repaired by flips").
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -25,9 +29,9 @@ constexpr double kCoverPerturbation = 0.1;
 // redundant contacts (N'N of four coplanar corners has rank three) far above round-off.
 constexpr double kRegularisation = 1e-11;
 
-constexpr FallbackStage kChain[] = {FallbackStage::Structural, FallbackStage::PerturbedCover,
+constexpr FallbackStage kChain[] = {FallbackStage::Structural,       FallbackStage::PerturbedCover,
                                     FallbackStage::MergedDuplicates, FallbackStage::Regularised,
-                                    FallbackStage::Standard};
+                                    FallbackStage::Standard,         FallbackStage::RepairedEnd};
 
 bool same_column(const ContactColumn& a, const ContactColumn& b) {
   for (int s = 0; s < 2; ++s) {
@@ -101,7 +105,24 @@ LcpResult solve_regularised(const ContactProblem& p, const LemkeOptions& options
   return solve_lemke(lcp.M, lcp.q, options);
 }
 
+// The reduced method's first refused path end repaired, else the standard method's.
+LcpResult solve_repaired(const ContactProblem& p, const LemkeOptions& options) {
+  LemkeOptions repair = options;
+  repair.repair_refused_end = true;
+  LcpResult result = solve_contact(p, LcpMethod::Reduced, repair);
+  if (result.status == LcpStatus::Solved || result.status == LcpStatus::Cancelled) return result;
+  LcpResult standard = solve_contact(p, LcpMethod::Standard, repair);
+  standard.pivots += result.pivots;
+  return standard;
+}
+
 }  // namespace
+
+LemkeOptions without_end_repair(const LemkeOptions& options) {
+  LemkeOptions plain = options;
+  plain.repair_refused_end = false;
+  return plain;
+}
 
 std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, FallbackStage stage,
                                              const LemkeOptions& options) {
@@ -124,6 +145,9 @@ std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, Fall
     case FallbackStage::Standard:
       result = solve_contact(problem, LcpMethod::Standard, options);
       break;
+    case FallbackStage::RepairedEnd:
+      result = solve_repaired(problem, options);
+      break;
   }
   if (!result) return result;
   // Whatever the stage solved, the answer is the original problem's only if its check says
@@ -143,7 +167,7 @@ std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, Fall
 FallbackResult solve_contact_with_fallback(const ContactProblem& problem, LcpMethod method,
                                            const LemkeOptions& options, const LcpBasis& warm) {
   FallbackResult out;
-  out.result = solve_contact(problem, method, options, warm);
+  out.result = solve_contact(problem, method, without_end_repair(options), warm);
   climb_fallback_chain(problem, method, options, &out);
   return out;
 }
@@ -152,6 +176,7 @@ void climb_fallback_chain(const ContactProblem& problem, LcpMethod method,
                           const LemkeOptions& options, FallbackResult* out) {
   int pivots = out->result.pivots;
   double time_us = out->result.solve_time_us;
+  const LemkeOptions plain = without_end_repair(options);
   for (const FallbackStage stage : kChain) {
     // A cancelled solve asked for nothing more.
     if (out->result.status == LcpStatus::Solved || out->result.status == LcpStatus::Cancelled)
@@ -160,7 +185,9 @@ void climb_fallback_chain(const ContactProblem& problem, LcpMethod method,
         (stage == FallbackStage::Standard && method == LcpMethod::Standard)) {
       continue;
     }
-    std::optional<LcpResult> attempt = solve_contact_stage(problem, stage, options);
+    if (stage == FallbackStage::RepairedEnd && !options.repair_refused_end) continue;
+    std::optional<LcpResult> attempt =
+        solve_contact_stage(problem, stage, stage == FallbackStage::RepairedEnd ? options : plain);
     if (!attempt) continue;
     ++out->attempts;
     pivots += attempt->pivots;

@@ -10,10 +10,11 @@ const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& p
   out_.rescued_by.reset();
   // solve_contact's dispatch, the fast methods' answer copied into storage kept from the
   // last solve.
+  const LemkeOptions plain = without_end_repair(options);  // as the chain's first attempt
   if (method == LcpMethod::Standard) {
-    out_.result = solve_contact(problem, method, options, warm);
+    out_.result = solve_contact(problem, method, plain, warm);
   } else {
-    out_.result = fast_.solve(problem, method, options, warm).lcp;
+    out_.result = fast_.solve(problem, method, plain, warm).lcp;
   }
   climb_fallback_chain(problem, method, options, &out_);
   return out_;

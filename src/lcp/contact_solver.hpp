@@ -10,8 +10,12 @@
 
 namespace pivot {
 
-// The fallback chain after out->result, the requested method's own attempt: the loop of
-// solve_contact_with_fallback.
+// options as the fallback chain runs the requested method and every stage but its last:
+// without LemkeOptions::repair_refused_end.
+LemkeOptions without_end_repair(const LemkeOptions& options);
+
+// The fallback chain after out->result, the requested method's own attempt (made with
+// without_end_repair(options)): the loop of solve_contact_with_fallback.
 void climb_fallback_chain(const ContactProblem& problem, LcpMethod method,
                           const LemkeOptions& options, FallbackResult* out);
 

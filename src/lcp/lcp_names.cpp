@@ -38,6 +38,8 @@ const char* to_string(FallbackStage stage) {
       return "regularised";
     case FallbackStage::Standard:
       return "standard";
+    case FallbackStage::RepairedEnd:
+      return "repaired_end";
   }
   return "unknown";
 }

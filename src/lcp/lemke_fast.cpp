@@ -114,6 +114,7 @@ class FastLemke {
     slack_ = 0.0;
     max_pivots_ = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_);
     stop_ = StopRequest(options);
+    repair_ends_ = options.repair_refused_end;
     rmax_ = 6 * nc_.num_bodies + 2;
     r_ = -1;
     z0_basic_ = false;
@@ -248,6 +249,7 @@ class FastLemke {
   double slack_ = 0.0;  // how far below zero z0's last step may leave a row (pivot_to_solution)
   int max_pivots_;
   StopRequest stop_;
+  bool repair_ends_ = true;  // LemkeOptions::repair_refused_end
   int rmax_;
   BorderedLu lu_;
 
@@ -885,7 +887,8 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result) {
 // tied), bring it to -7.4e-10, inside the rule's 1e-9. Last, not first: taken before the
 // cover restarts, such answers at the rule's edge made the tower rock (the hour at d = 8:
 // 1 failed step, 94 fallbacks and 0.98 mm of drift, against 0, 12 and 1.1e-7 m without
-// the repair; docs/robustness.md, "Path ends repaired by flips").
+// the repair; docs/robustness.md, "Path ends repaired by flips"). In a World step the
+// fallback chain defers it further, behind all its other stages (contact_fallback.cpp).
 bool FastLemke::repaired_end(LcpResult* result) {
   warm_basic_ = first_refused_;
   const int flips = flip_to_answer(std::numeric_limits<double>::infinity(), kEndFlips, result);
@@ -1162,7 +1165,7 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
     }
     result.w = contact_lcp_w(problem, result.z);
   }
-  if (result.status != LcpStatus::Solved && !first_refused_.empty()) {
+  if (result.status != LcpStatus::Solved && repair_ends_ && !first_refused_.empty()) {
     // The report above stays when the repair fails (a failure path: the copies may allocate).
     const VecX z = result.z, w = result.w;
     if (repaired_end(&result)) {

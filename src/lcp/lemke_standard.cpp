@@ -783,7 +783,7 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options)
     }
     // Last, the first refused end made an answer by flips (repaired_end).
     VecX z, w;
-    if (retry_wanted() && !refused_end.empty() &&
+    if (retry_wanted() && options.repair_refused_end && !refused_end.empty() &&
         repaired_end(M, q, refused_end, options, &z, &w)) {
       result.status = LcpStatus::Solved;
       result.pivots = pivots;

@@ -74,6 +74,25 @@ TEST(FallbackChain, TowerStepsOnceRescuedOnlyByThePerturbedCoverNeedNoStage) {
   }
 }
 
+TEST(FallbackChain, ARefusedEndIsRepairedOnlyAsTheLastStage) {
+  // A step of the ten-block tower at d = 8 (soak_regression_test.cpp, RockingTower): with
+  // the repair off, the reduced method and every stage before the last fail; the last
+  // repairs the reduced method's first refused path end.
+  const ContactProblem p = soak("block_tower_10_d8_rocking_step104450.contact");
+  const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Reduced);
+  ASSERT_EQ(r.result.status, LcpStatus::Solved);
+  ASSERT_TRUE(r.rescued_by.has_value());
+  EXPECT_EQ(*r.rescued_by, FallbackStage::RepairedEnd);
+  EXPECT_EQ(r.attempts, 5);  // structural, perturbed cover, regularised, standard, repaired
+  EXPECT_TRUE(check_contact_solution(p, r.result.z).accepted);
+  // Options that do not ask for the repair end the chain before it.
+  LemkeOptions plain;
+  plain.repair_refused_end = false;
+  const FallbackResult without = solve_contact_with_fallback(p, LcpMethod::Reduced, plain);
+  EXPECT_EQ(without.result.status, LcpStatus::NumericalFailure);
+  EXPECT_EQ(without.attempts, 4);
+}
+
 TEST(FallbackChain, AProblemNoStageSolvesFailsWithTheMethodsOwnStatus) {
   // large_mu_seed_27 (mu ~ 1000): only the reduced method solves it within the default
   // pivot budget (2050); asked with the structural method, every stage runs out. The same
@@ -84,7 +103,7 @@ TEST(FallbackChain, AProblemNoStageSolvesFailsWithTheMethodsOwnStatus) {
   const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Structural, options);
   EXPECT_EQ(r.result.status, LcpStatus::PivotLimit);
   EXPECT_FALSE(r.rescued_by.has_value());
-  EXPECT_EQ(r.attempts, 3);  // perturbed cover, regularised, standard (no duplicates)
+  EXPECT_EQ(r.attempts, 4);  // perturbed cover, regularised, standard, repaired end (no duplicates)
 }
 
 }  // namespace
