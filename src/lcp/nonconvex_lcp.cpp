@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "contact_solver.hpp"
 #include "lcp_check.hpp"
 #include "normalized_contacts.hpp"
 #include "pivot/nonconvex.hpp"
@@ -317,7 +318,8 @@ class PlaneLcp {
   virtual VecX rows(const VecX& z_p) const = 0;
   // Lemke on the variables `index` (kept_variables); scatters its z into *z_p on success.
   // rescue: a failed solve climbs the fallback chain (contact_fallback.cpp), where there is
-  // one.
+  // one, and only then may a refused path end be repaired (LemkeOptions::repair_refused_end:
+  // the search tries many selections, and a flip costs a fresh factorisation).
   virtual LcpResult solve(const std::vector<int>& index, bool rescue, VecX* z_p) const = 0;
 };
 
@@ -345,8 +347,9 @@ class DensePlanes final : public PlaneLcp {
   DensePlanes(const DenseLcp& planes, const LemkeOptions& options)
       : planes_(planes), options_(options) {}
   VecX rows(const VecX& z_p) const override { return planes_.M * z_p + planes_.q; }
-  LcpResult solve(const std::vector<int>& index, bool /*rescue*/, VecX* z_p) const override {
-    LcpResult r = solve_lemke(planes_.M(index, index), planes_.q(index), options_);
+  LcpResult solve(const std::vector<int>& index, bool rescue, VecX* z_p) const override {
+    LcpResult r = solve_lemke(planes_.M(index, index), planes_.q(index),
+                              rescue ? options_ : without_end_repair(options_));
     if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
     return r;
   }
@@ -379,7 +382,7 @@ class ContactPlanes final : public PlaneLcp {
       for (int j = 0; j < d; ++j) kept.friction.push_back(planes_.friction[k * d + j]);
     }
     LcpResult r = rescue ? solve_contact_with_fallback(kept, method_, options_).result
-                         : solve_contact(kept, method_, options_);
+                         : solve_contact(kept, method_, without_end_repair(options_));
     if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
     return r;
   }
