@@ -14,6 +14,7 @@
 
 #include "contact_solver.hpp"
 #include "lemke_fast.hpp"
+#include "lemke_standard.hpp"
 #include "pivot/lcp.hpp"
 #include "stopwatch.hpp"
 
@@ -105,12 +106,16 @@ LcpResult solve_regularised(const ContactProblem& p, const LemkeOptions& options
   return solve_lemke(lcp.M, lcp.q, options);
 }
 
-// The reduced method's first refused path end repaired, else the standard method's.
+// The reduced method's first refused path end repaired, else the standard method's where it
+// repairs (n <= kFreshMaxSize; beyond, its nine runs would be paid again for nothing).
 LcpResult solve_repaired(const ContactProblem& p, const LemkeOptions& options) {
   LemkeOptions repair = options;
   repair.repair_refused_end = true;
   LcpResult result = solve_contact(p, LcpMethod::Reduced, repair);
-  if (result.status == LcpStatus::Solved || result.status == LcpStatus::Cancelled) return result;
+  if (result.status == LcpStatus::Solved || result.status == LcpStatus::Cancelled ||
+      p.lcp_size() > kFreshMaxSize) {
+    return result;
+  }
   LcpResult standard = solve_contact(p, LcpMethod::Standard, repair);
   standard.pivots += result.pivots;
   return standard;

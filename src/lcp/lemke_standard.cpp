@@ -174,15 +174,6 @@ enum class Inverse { Updated, Fresh };
 // pivot 1.26 times and 32 steps left, above 1e2 1.08 times and 22 left, above 1e3 28 left;
 // the saved problems solved are the same.
 constexpr double kFreshScale = 1e2;
-// Fresh runs only up to this LCP size. Their pivots cost O(k^3 + n k^2), and on a large
-// island nearly every one refactorises: the fallback chain's regularised stage on an island
-// of the 40-body bin pile (scenes/bin_pile_40.json at d36f693, step 88: 189 contacts, n =
-// 1,134) took 84.5 s, and 6.8 s without its Fresh runs, which answered nothing; with every
-// group selection climbing the chain, one step held the run for over 20 minutes. The
-// problems Fresh runs are there for, the stacks' near-singular bases, have n <= 400
-// (tests/lcp/soak: the d = 8 tower's step 91937, duplicated seed 79).
-constexpr int kFreshMaxSize = 512;
-
 // One way of reading the data, a run of the method.
 struct Reading {
   TieRule ties;

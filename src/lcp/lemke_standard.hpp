@@ -52,6 +52,16 @@ constexpr int kCoverSeedStep = 7919;
 constexpr int kFlipRepairs = 16;
 constexpr int kEndFlips = 64;
 
+// The standard method refactorises its basis (Fresh runs, the end repair's dense solves)
+// only up to this LCP size. Their pivots cost O(k^3 + n k^2), and on a large island nearly
+// every one refactorises: the fallback chain's regularised stage on an island of the
+// 40-body bin pile (scenes/bin_pile_40.json at d36f693, step 88: 189 contacts, n = 1,134)
+// took 84.5 s, and 6.8 s without its Fresh runs, which answered nothing; with every group
+// selection climbing the chain, one step held the run for over 20 minutes. The problems
+// Fresh runs are there for, the stacks' near-singular bases, have n <= 460 (tests/lcp/soak:
+// the d = 8 tower's steps, duplicated seed 79).
+constexpr int kFreshMaxSize = 512;
+
 // Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
 // q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the
 // lexicographic minimum of the rows of [q, I] / c_i, which keeps every row of the new
