@@ -83,6 +83,10 @@ struct MaxGroupOptions {
   // Most selections (one subset of sides per group) to try before giving up with
   // PivotLimit; each costs one Lemke solve of at most the plane LCP's size.
   int max_selections = 4096;
+  // After the fallback chain has failed a selection, the search gives up the same way once
+  // this many more selections in a row have failed numerically with the method alone:
+  // the selections share most of one LCP, and it is that part which fails.
+  int max_failed_in_a_row = 4;
 };
 
 // Solves a max-formulation LCP (M, q) laid out as `layout` (form Max) exactly: for a
@@ -108,8 +112,8 @@ struct MaxGroupResult {
   std::vector<int> plane_order;
   int selections = 0;         // selections whose Stewart-Trinkle LCP was solved
   int failed_selections = 0;  // of those, solves that failed numerically or hit the limit
-  // The search stopped at MaxGroupOptions::max_selections (status PivotLimit): untried
-  // selections remain, so this is no proof that none is a solution.
+  // The search stopped at MaxGroupOptions::max_selections or ::max_failed_in_a_row (status
+  // PivotLimit): untried selections remain, so this is no proof that none is a solution.
   bool budget_exhausted = false;
 };
 

@@ -30,8 +30,8 @@ struct StepStats {
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
   // Max-formulation groups (docs/nonconvex-max.md): selections of active sides whose
   // Stewart-Trinkle LCP was solved, summed over islands and attempts, and the searches
-  // that stopped at MaxGroupOptions::max_selections (untried selections left: no proof
-  // that none solves, unlike a search that tried them all).
+  // that stopped at MaxGroupOptions::max_selections or ::max_failed_in_a_row (untried
+  // selections left: no proof that none solves, unlike a search that tried them all).
   int selections = 0;
   int selection_budgets_exhausted = 0;
   // The step was abandoned: a solve was cancelled (LemkeOptions::cancel, or the deadline

@@ -229,13 +229,13 @@ TEST(LcpCommand, GroupedFileIsSolvedByItsFormulationAndChecked) {
   const std::vector<double> expected = {-2, 0, 0, 0, 0, 0, -2, -0.5, 0, 0, 0, 0};
   ASSERT_EQ(v.size(), expected.size());
   for (size_t k = 0; k < v.size(); ++k) EXPECT_NEAR(v[k], expected[k], 1e-12) << k;
-  // Under a pivot limit the selections that need a pivot fail (144 of the first 4096 need
-  // none: a group with no force, its empty subset, and they solve, but the max rows refuse
-  // them), and the budget runs out: said so, not taken for a proof.
+  // Under a pivot limit the selections that need a pivot fail, the first through the whole
+  // fallback chain, and the search ends after four more (MaxGroupOptions::
+  // max_failed_in_a_row): said so, not taken for a proof.
   const ProgramRun limited = run_pivot("lcp solve --max-pivots 1 " + path);
   EXPECT_EQ(limited.exit_code, 1);
   EXPECT_NE(limited.out.find("status           pivot_limit\n"), std::string::npos) << limited.out;
-  EXPECT_NE(limited.out.find("selections       4096 tried, 3952 failed numerically or at the "
+  EXPECT_NE(limited.out.find("selections       5 tried, 5 failed numerically or at the "
                              "pivot limit (none accepted: this proves nothing about a "
                              "solution)\n"),
             std::string::npos)

@@ -425,5 +425,33 @@ TEST(NonconvexMax, BinPileGroupThatNeedsNoForceIsSolvedInTwoSelections) {
   EXPECT_TRUE(check_lcp_solution(full.lcp.M, full.lcp.q, solved.formulation_z).accepted);
 }
 
+// Egan's corner (14 groups) under a pivot limit of 1: every selection that needs a pivot
+// fails, the first one through the whole fallback chain. The search then ends after
+// max_failed_in_a_row more failures, reported as a spent budget (no proof of anything);
+// without that rule it went on through the 4,096 of max_selections, as on step 76 of
+// scenes/bin_pile_40.json, where each took 0.8 s.
+TEST(NonconvexMax, SearchEndsWhenSelectionsGoOnFailingAfterTheChainFailed) {
+  const auto file = std::get<ContactProblemFile>(read_problem_file(
+      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/egan_corner_step0.contact"));
+  ASSERT_TRUE(file.groups.has_value());
+  MaxGroupOptions options;
+  options.lemke.max_pivots = 1;
+  const auto search = [&] {
+    return solve_contact_with_max_groups(file.problem, file.groups->groups, file.groups->parameter,
+                                         LcpMethod::Reduced, options);
+  };
+  const MaxGroupResult ended = search();
+  EXPECT_EQ(ended.lcp.status, LcpStatus::PivotLimit);
+  EXPECT_TRUE(ended.budget_exhausted);
+  EXPECT_EQ(ended.selections, 1 + options.max_failed_in_a_row);
+  EXPECT_EQ(ended.failed_selections, ended.selections);
+  options.max_failed_in_a_row = options.max_selections;
+  const MaxGroupResult whole = search();
+  EXPECT_EQ(whole.lcp.status, LcpStatus::PivotLimit);
+  EXPECT_TRUE(whole.budget_exhausted);
+  EXPECT_EQ(whole.selections, options.max_selections);
+  EXPECT_EQ(whole.failed_selections, 3952);  // 144 need no pivot, and the max rows refuse them
+}
+
 }  // namespace
 }  // namespace pivot
