@@ -2,7 +2,10 @@
 // arrays, change its settings live, push bodies, and read the last step's contacts with the
 // impulses the solver gave them.
 #include <cmath>
+#include <filesystem>
 #include <optional>
+#include <stdexcept>
+#include <system_error>
 
 #include "bindings.hpp"
 #include "pivot/recording.hpp"
@@ -297,13 +300,24 @@ void bind_world(py::module_& m) {
                throw py::value_error("step_time_limit must be finite and >= 0");
              }
              options.step_time_limit_s = step_time_limit;
+             if (!failure_dir.empty()) {
+               // Made now, as `pivot run --failure-dir` makes it: a wrong path is reported
+               // before any step, not by the first failed solve.
+               std::error_code error;
+               std::filesystem::create_directories(failure_dir, error);
+               if (error) {
+                 throw std::runtime_error("cannot create failure_dir '" + failure_dir +
+                                          "': " + error.message());
+               }
+             }
              return PyWorld(scene.scene, options, failure_dir);
            }),
            py::arg("scene"), py::kw_only(), py::arg("on_failure") = "stop",
            py::arg("failure_dir") = "", py::arg("warm_start") = true, py::arg("max_pivots") = 0,
            py::arg("step_time_limit") = 0.0,
            "A world at the scene's initial state. on_failure: 'stop' raises SolverFailure\n"
-           "after writing the failed problem into failure_dir (default: the current directory);\n"
+           "after writing the failed problem into failure_dir (default: the current directory;\n"
+           "made when missing);\n"
            "'continue' moves that island without contact impulses. warm_start hands each\n"
            "solve the previous step's basis; max_pivots 0 picks Lemke's default limit.\n"
            "step_time_limit [s]: a step whose solves run longer is abandoned (StepStats.\n"

@@ -79,8 +79,10 @@ def test_state_of_another_scene_is_refused_with_libpivots_message(scenes):
 
 
 def test_solver_failure_carries_the_problem_file(tmp_path, scenes):
+    failure_dir = tmp_path / "made" / "when missing"
     world = pivot.World(pivot.load_scene(str(scenes / "block_stack_2.json")),
-                        failure_dir=str(tmp_path), max_pivots=1)
+                        failure_dir=str(failure_dir), max_pivots=1)
+    assert failure_dir.is_dir()
     with pytest.raises(pivot.SolverFailure) as error:
         world.step(10)
     problem = error.value.problem_file
@@ -88,3 +90,11 @@ def test_solver_failure_carries_the_problem_file(tmp_path, scenes):
     assert isinstance(error.value, RuntimeError)
     # The problem written is one the solver answers without the pivot limit.
     assert pivot.solve_contact_problem(problem).solved
+
+
+def test_failure_dir_that_cannot_be_made_is_reported_before_any_step(tmp_path, scenes):
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    with pytest.raises(RuntimeError, match="^cannot create failure_dir '.*a file/dir': "):
+        pivot.World(pivot.load_scene(str(scenes / "block_stack_2.json")),
+                    failure_dir=str(blocker / "dir"))
