@@ -101,14 +101,16 @@ struct CompleteSearchStats {
   int nodes = 0;             // branches whose feasibility LP was solved
   int infeasible_nodes = 0;  // branches closed by a Farkas certificate
   int undecided_nodes = 0;   // branches neither solved nor closed (round-off)
-  // No solution has |z|_1 + |w|_1 below this: the smallest radius of the certificates that
-  // closed branches (infinite when every one is exact). Meaningful with NoSolution.
+  // No solution has |z|_1 below this: the smallest radius of the certificates that closed
+  // branches, carried from (z, w) to z (infinite when every one is exact). Meaningful
+  // with NoSolution.
   double certified_radius = std::numeric_limits<double>::infinity();
 };
 
 // Branch and bound on the disjunctions z_i = 0 or w_i = 0, each branch decided by a
 // phase-one LP. Solved: z passes the acceptance rule. NoSolution: every branch closed by a
-// Farkas certificate of radius >= 1e8 max(1, |q|_inf) (stats->certified_radius).
+// Farkas certificate that no solution has |z|_1 below 1e8 max(1, |q|_inf) or more
+// (stats->certified_radius).
 // NumericalFailure: some branch could be neither solved nor closed. PivotLimit: the node
 // budget ran out. pivots counts the LPs' simplex pivots. Exponential in the worst case;
 // meant for n <= kCompleteSearchMaxSize.

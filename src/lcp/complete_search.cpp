@@ -25,11 +25,21 @@ namespace {
 // A branch's state of pair i: both free, or one member fixed at zero.
 enum Fix : signed char { kFree = 0, kZeroZ = 1, kZeroW = 2 };
 
-// A certificate closes a branch when no point of it is smaller than this times
-// max(1, |q|_inf) in the 1-norm (feasibility_lp.hpp, radius): a solution that large is
-// beyond what the acceptance rule can judge anyway (w's round-off alone, 1e-16 |M| |z|, would
-// then exceed its 1e-9 max(1, |q|_inf)).
+// A certificate closes a branch when no point of it has a z smaller than this times
+// max(1, |q|_inf) in the 1-norm (z_radius): a solution that large is beyond what the
+// acceptance rule can judge anyway (w's round-off alone, 1e-16 |M| |z|, would then exceed
+// its 1e-9 max(1, |q|_inf)).
 constexpr double kClosingRadius = 1e8;
+
+// What an LP certificate of radius R (no x = (z, w) of the branch with |x|_1 < R,
+// feasibility_lp.hpp) proves of z alone. w = M z + q gives |x|_1 <= (1 + |M|_1) |z|_1 +
+// |q|_1, so |z|_1 >= (R - |q|_1) / (1 + |M|_1). The radius of x alone proved nothing
+// about a solution whose w is large: a fuzz input with an entry of 1e12 in M had the
+// solution z = (0, 1, 0), w_3 = 999999999991, and its branch was closed as infeasible
+// below |x|_1 ~ 1e12, so the search claimed no solution where Lemke found one.
+double z_radius(double radius, double M_norm1, double q_norm1) {
+  return std::max(0.0, radius - q_norm1) / (1.0 + M_norm1);
+}
 
 // The feasibility LP of a branch: x = (z_j : z_j not fixed, w_i : w_i not fixed) >= 0 with
 // M z - w = -q; *z_columns lists the z of the first columns of x, in order.
@@ -82,6 +92,8 @@ LcpResult solve_lcp_complete(const MatX& M, const VecX& q, const CompleteSearchO
   s = CompleteSearchStats{};
   const double q_scale = n > 0 ? q.lpNorm<Eigen::Infinity>() : 0.0;
   const double closing_radius = kClosingRadius * std::max(1.0, q_scale);
+  const double M_norm1 = n > 0 ? M.cwiseAbs().colwise().sum().maxCoeff() : 0.0;
+  const double q_norm1 = n > 0 ? q.lpNorm<1>() : 0.0;
 
   LcpResult result;
   result.z = VecX::Zero(n);
@@ -100,9 +112,10 @@ LcpResult solve_lcp_complete(const MatX& M, const VecX& q, const CompleteSearchO
     ++s.nodes;
     const Feasibility lp = branch_lp(M, q, fix, &z_columns);
     result.pivots += lp.pivots;
-    if (lp.outcome == Feasibility::Outcome::Infeasible && lp.radius >= closing_radius) {
+    const double radius = z_radius(lp.radius, M_norm1, q_norm1);
+    if (lp.outcome == Feasibility::Outcome::Infeasible && radius >= closing_radius) {
       ++s.infeasible_nodes;
-      s.certified_radius = std::min(s.certified_radius, lp.radius);
+      s.certified_radius = std::min(s.certified_radius, radius);
       continue;
     }
     if (lp.outcome != Feasibility::Outcome::Feasible) {

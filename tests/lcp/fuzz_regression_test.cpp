@@ -95,5 +95,29 @@ TEST(SolveContactFuzzRegression, SubnormalQStillTiesTheRowThatSetsTheStep) {
   }
 }
 
+// Found by the 30 s lcp_solve fuzz run of CI at 3a10270: an entry of 999999999991 in M.
+// z = (0, 1, 0) solves it exactly with w = (1, 0, 999999999991); the complete search's
+// branch LP took |x|_1 ~ 1e12 of that w for the size of the solution, closed the branch
+// by a certificate of radius below it, and proved "no solution". The certificate now
+// bounds |z|_1 (z_radius, complete_search.cpp), which it does not close here.
+TEST(SolveLcpFuzzRegression, LargeWDoesNotCloseTheBranchOfASolution) {
+  const char* const text = R"(pivot-lcp 1
+n 3
+M 0 0 0
+  3 1 5
+  2 999999999991 2
+q 1 -1 -0
+)";
+  const auto file = std::get<LcpProblemFile>(parse_problem_file(text, "p.txt"));
+  const LcpResult lemke = solve_lemke(file.M, file.q);
+  ASSERT_EQ(lemke.status, LcpStatus::Solved);
+  EXPECT_TRUE(check_lcp_solution(file.M, file.q, lemke.z).accepted);
+  const LcpResult search = solve_lcp_complete(file.M, file.q);
+  EXPECT_NE(search.status, LcpStatus::NoSolution);
+  if (search.status == LcpStatus::Solved) {
+    EXPECT_TRUE(check_lcp_solution(file.M, file.q, search.z).accepted);
+  }
+}
+
 }  // namespace
 }  // namespace pivot

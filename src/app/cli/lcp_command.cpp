@@ -266,7 +266,7 @@ void print_text(const std::string& file, const ProblemFile& problem, const Solve
     if (r.result.status == LcpStatus::NoSolution) {
       line("proof",
            "every branch closed by a Farkas certificate: no solution with "
-           "|z|_1 + |w|_1 < " +
+           "|z|_1 < " +
                format_number(s.certified_radius));
     }
   }
