@@ -12,11 +12,14 @@ namespace pivot {
 
 namespace {
 
-// Adjacent faces whose unit normals differ by less than ~1e-5 rad and whose planes are
-// within 1e-9 of the size apart are one face: a triangulated hull's coplanar triangles
-// agree to round-off, while the facets of a 100-gon prism differ by 0.06 rad.
+// Adjacent faces whose unit normals differ by less than ~1e-5 rad and whose corners lie
+// within 1e-9 of the size of each other's plane are one face: a triangulated hull's
+// coplanar triangles agree to round-off, while the facets of a 100-gon prism differ by
+// 0.06 rad. The corners are measured, not the planes' offsets from the origin: two faces
+// of a thin body meeting on a line through the origin have equal offsets at any angle,
+// and joining both pairs of a tetrahedron 3e-6 of its size thick left it flat.
 constexpr double kCoplanarCos = 1.0 - 5e-11;
-constexpr double kCoplanarOffset = 1e-9;
+constexpr double kCoplanarDistance = 1e-9;
 // A face whose corners lie within this (relative to the size) of the line of its longest
 // edge has no reliable normal: it is a sliver along that edge, and joins the face across
 // it. Its corners then lie that close to the joined face's plane, far inside the convexity
@@ -115,6 +118,11 @@ Polyhedron build(std::vector<Vec3> vertices, const std::vector<std::vector<int>>
     const int rf = find_root(parent, f), rg = find_root(parent, g);
     parent[std::max(rf, rg)] = std::min(rf, rg);
   };
+  auto corners_on_plane = [&](int f, int g) {
+    return std::all_of(faces[g].begin(), faces[g].end(), [&](int v) {
+      return std::abs(normal[f].dot(vertices[v]) - offset[f]) <= kCoplanarDistance * size;
+    });
+  };
   for (int f = 0; f < nf; ++f) {
     const auto& face = faces[f];
     if (sliver[f]) {
@@ -133,8 +141,8 @@ Polyhedron build(std::vector<Vec3> vertices, const std::vector<std::vector<int>>
     }
     for (size_t k = 0; k < face.size(); ++k) {
       const int g = across(face[k], face[(k + 1) % face.size()]);
-      if (!sliver[g] && normal[f].dot(normal[g]) > kCoplanarCos &&
-          std::abs(offset[f] - offset[g]) <= kCoplanarOffset * size)
+      if (!sliver[g] && normal[f].dot(normal[g]) > kCoplanarCos && corners_on_plane(f, g) &&
+          corners_on_plane(g, f))
         join(f, g);
     }
   }

@@ -236,6 +236,23 @@ TEST(Polyhedron, SliversSharingTheirLongestEdgeJoinTheFacesBesideThem) {
   expect_accepted_hull(points);
 }
 
+TEST(Polyhedron, ThinTetrahedronKeepsItsFourFaces) {
+  // collision_pair_fuzz (CI of stop 32): a tetrahedron 10 cm wide and 0.3 um thick, 3e-6
+  // of its size, above the hull's 2e-6, lying in a plane through the origin. Judged by
+  // their planes' offsets from the origin, its two upper faces were one (4.5e-6 rad
+  // apart), as were its two lower ones, and the polyhedron was refused as flat.
+  const std::vector<Vec3> points = {
+      Vec3(-0.0031221484702830676, 0.099399862668802935, 0.1), Vec3(0.1, 0.1, 0.1),
+      Vec3(0.1, -0.0024234378576333399, -0.0030235751888304102),
+      Vec3(0.025968566414892813, 0.025968566414892813, 0.025968566414892813)};
+  const ConvexMesh mesh = make_convex_mesh(points);
+  ASSERT_EQ(mesh.faces.size(), 4u);
+  Polyhedron p;
+  ASSERT_NO_THROW(p = make_mesh_polyhedron(mesh));
+  EXPECT_EQ(p.faces.size(), 4u);
+  expect_accepted_hull(points);
+}
+
 // Point sets where quickhull meets near-duplicates, near-collinear and near-coplanar
 // points: the fuzz target's 16-bit grid with repeated coordinates, tight clusters, and thin
 // sheets and needles (some thicker than the hull's tolerance by only a few times).
