@@ -83,15 +83,6 @@ constexpr double kMaxCover = 1e3;
 // still count every m' that the values resolve.
 constexpr double kDeterminate = 1e3;
 
-// A pseudo-random 64-bit key per integer (splitmix64's finaliser): the XOR of the keys of a
-// basis's members is its signature (Zobrist hashing), updated in O(1) per pivot.
-std::uint64_t signature_key(std::uint64_t k) {
-  k += 0x9e3779b97f4a7c15ULL;
-  k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  k = (k ^ (k >> 27)) * 0x94d049bb133111ebULL;
-  return k ^ (k >> 31);
-}
-
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
 
@@ -962,16 +953,13 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   z0_basic_ = true;
   driving_is_z_ = true;
   ++*pivots;
-  // Cycle detection. Lemke's path cannot meet a basis twice in exact arithmetic, but ties
-  // decided within round-off can lead it back: on a 20-box pile (issue 21) a friction row of
-  // one of a face's four coplanar corners left at a degenerate vertex where the rows' values
-  // were -5e-12 (inside the leaving slack), and the path retraced its last 130 pivots, then
-  // turned again at the other end: a period of 262 pivots, repeated to the pivot limit
-  // (186,650 pivots, 14 s). Brent's method (1980) on the basis signature finds a cycle of
-  // period p entered after t pivots within about 2 max(t, p) pivots, in O(1) memory.
+  // Cycle detection (CycleWatch, lemke_standard.hpp). On a 20-box pile (issue 21) a
+  // friction row of one of a face's four coplanar corners left at a degenerate vertex where
+  // the rows' values were -5e-12 (inside the leaving slack), and the path retraced its last
+  // 130 pivots, then turned again at the other end: a period of 262 pivots, repeated to the
+  // pivot limit (186,650 pivots, 14 s).
   std::uint64_t z_keys = 0;  // XOR of the keys of the basic z
-  std::uint64_t mark = 0;    // the signature Brent's method compares with
-  long long window = 1, since_mark = 0;
+  CycleWatch cycle;
   while (true) {
     if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
     if (stop_()) return LcpStatus::Cancelled;
@@ -981,12 +969,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     const std::uint64_t signature = z_keys ^ signature_key(size_ + r_) ^
                                     (driving_is_z_ ? signature_key(2 * size_) : 0) ^
                                     signature_key(3 * size_ + stats_.activated_contacts);
-    if (signature == mark) return LcpStatus::NumericalFailure;  // run() tries another cover
-    if (++since_mark == window) {
-      mark = signature;
-      window *= 2;
-      since_mark = 0;
-    }
+    if (cycle.repeats(signature)) return LcpStatus::NumericalFailure;  // run(): another cover
     const auto t0 = Clock::now();
     const bool ok = build_basis(Factor::Update);
     stats_.factor_time_us += microseconds_since(t0);

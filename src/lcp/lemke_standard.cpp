@@ -5,6 +5,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -225,6 +226,7 @@ class StandardLemke {
     for (int i = 0; i < n_; ++i) {
       basic_[i] = i;
       row_of_[i] = i;
+      basis_keys_ ^= signature_key(i);
     }
     ties_.reserve(n_);
     keep_.reserve(n_);
@@ -243,6 +245,7 @@ class StandardLemke {
     int since_refactor = 1;
     double worst_scale = round_off_scale_.maxCoeff();  // since the last refactorisation
     double theta = 0.0;
+    CycleWatch cycle;
     while (true) {
       if (z0_vanished()) return LcpStatus::Solved;
       if (pivots_ >= max_pivots_) return LcpStatus::PivotLimit;
@@ -272,6 +275,9 @@ class StandardLemke {
       pivot(r, entering, theta);
       if (leaving == z0_) return LcpStatus::Solved;
       entering = leaving < n_ ? leaving + n_ : leaving - n_;
+      // The basis and the entering variable decide the next pivot (CycleWatch).
+      if (cycle.repeats(basis_keys_ ^ signature_key(2 * n_ + 1 + entering)))
+        return LcpStatus::NumericalFailure;
       const double scale = round_off_scale_.maxCoeff();
       worst_scale = std::max(worst_scale, scale);
       if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale ||
@@ -529,6 +535,7 @@ class StandardLemke {
     }
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     row_of_[basic_[r]] = -1;
+    basis_keys_ ^= signature_key(basic_[r]) ^ signature_key(variable);
     basic_[r] = variable;
     row_of_[variable] = r;
     ++pivots_;
@@ -609,6 +616,7 @@ class StandardLemke {
   VecX x_refined_, d_refined_, x_error_, d_error_, rhs_, residual_, magnitude_;
   Eigen::RowVectorXd row_;
   std::vector<int> basic_;
+  std::uint64_t basis_keys_ = 0;  // XOR of the signature keys of the basic variables
   std::vector<int> row_of_;  // row of each variable, -1 when nonbasic
   std::vector<int> ties_, keep_, z_rows_, free_rows_, w_rows_;
   int pivots_ = 0;

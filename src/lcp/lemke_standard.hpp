@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -42,6 +43,39 @@ void spread_cover(int n, double spread, int seed, VecX* c);
 constexpr int kCoverRestarts = 3;
 constexpr double kRestartCoverSpread = 0.1;
 constexpr int kCoverSeedStep = 7919;
+
+// A pseudo-random 64-bit key per integer (splitmix64's finaliser): the XOR of the keys of a
+// basis's members is its signature (Zobrist hashing), updated in O(1) per pivot.
+inline std::uint64_t signature_key(std::uint64_t k) {
+  k += 0x9e3779b97f4a7c15ULL;
+  k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  k = (k ^ (k >> 27)) * 0x94d049bb133111ebULL;
+  return k ^ (k >> 31);
+}
+
+// Lemke's path cannot meet a basis twice in exact arithmetic, but ties decided within
+// round-off can lead it back, and then round and round to the pivot limit. Brent's method
+// (1980) on the signatures of the path's bases (with whatever else decides the next pivot)
+// finds a cycle of period p entered after t pivots within about 2 max(t, p) pivots, in
+// O(1) memory. Both methods end such a path as a numerical failure, and try another cover.
+class CycleWatch {
+ public:
+  // Whether `signature`, the path's state after a pivot, repeats an earlier one.
+  bool repeats(std::uint64_t signature) {
+    if (signature == mark_) return true;
+    if (++since_mark_ == window_) {
+      mark_ = signature;
+      window_ *= 2;
+      since_mark_ = 0;
+    }
+    return false;
+  }
+
+ private:
+  std::uint64_t mark_ = 0;  // the signature compared with
+  long long window_ = 1;
+  long long since_mark_ = 0;
+};
 
 // Flips (principal pivots on the most negative pair) tried on a complementary basis before
 // it is given up: the fast methods' warm start, and every method's path end that the

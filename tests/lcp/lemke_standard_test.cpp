@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -449,6 +450,30 @@ TEST(LemkeRatioTest, InitialRowIsMostNegativeWithTiesToLargestIndex) {
   EXPECT_EQ(ties, (std::vector<int>{1, 3}));
   const VecX q2 = (VecX(3) << -3.0, -1.0, 0.0).finished();
   EXPECT_EQ(initial_leaving_row(q2, 1e-12, &ties), 0);
+}
+
+// A path's states: t distinct ones, then a cycle of period p; each state's signature is its
+// key. CycleWatch must report a repeat only once a state has come round (k >= t + p), and
+// within about twice the longer of lead and period (Brent 1980).
+TEST(CycleWatch, FindsACycleSoonAfterItsFirstRepeat) {
+  for (int lead : {0, 1, 5, 100, 1000}) {
+    for (int period : {1, 2, 7, 262, 1000}) {
+      CycleWatch watch;
+      int found = -1;
+      for (int k = 0; k < 100000 && found < 0; ++k) {
+        const int state = k < lead ? k : lead + (k - lead) % period;
+        if (watch.repeats(signature_key(static_cast<std::uint64_t>(state)))) found = k;
+      }
+      SCOPED_TRACE("lead " + std::to_string(lead) + ", period " + std::to_string(period));
+      EXPECT_GE(found, lead + period);
+      EXPECT_LE(found, 2 * std::max(lead, period) + period + 1);
+    }
+  }
+}
+
+TEST(CycleWatch, NeverReportsAPathOfDistinctStates) {
+  CycleWatch watch;
+  for (std::uint64_t k = 0; k < 1000000; ++k) ASSERT_FALSE(watch.repeats(signature_key(k))) << k;
 }
 
 }  // namespace
