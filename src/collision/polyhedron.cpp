@@ -16,8 +16,9 @@ namespace {
 // within 1e-9 of the size of each other's plane are one face: a triangulated hull's
 // coplanar triangles agree to round-off, while the facets of a 100-gon prism differ by
 // 0.06 rad. The corners are measured, not the planes' offsets from the origin: two faces
-// of a thin body meeting on a line through the origin have equal offsets at any angle,
-// and joining both pairs of a tetrahedron 3e-6 of its size thick left it flat.
+// at a small angle have offsets that differ by that angle times the origin's distance from
+// them, so the faces of a thin sheet lying in a plane through the origin agreed at any
+// angle, and joining both pairs of a tetrahedron 3e-6 of its size thick left it flat.
 constexpr double kCoplanarCos = 1.0 - 5e-11;
 constexpr double kCoplanarDistance = 1e-9;
 // A face whose corners lie within this (relative to the size) of the line of its longest
