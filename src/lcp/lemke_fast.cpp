@@ -218,13 +218,15 @@ class FastLemke {
   bool warm_answer(const LcpBasis& warm, LcpResult* result);
   int flip_to_answer(double slack, int max_flips, LcpResult* result);
   bool repaired_end(LcpResult* result);
+  void keep_refused_end();
   Activation activate(int contact);
-  std::optional<LcpStatus> pivot_to_solution(int* pivots);
+  std::optional<LcpStatus> pivot_to_solution(LcpResult* result);
   bool another_cover();
   bool final_answer(LcpResult* result);
   void bound_row(int k);
   Blocking blocks(int k);
-  bool z0_step_feasible(int first);
+  enum class Z0Step { Blocked, Feasible, WithinNoise };
+  Z0Step z0_step(int first);
   bool z0_vanished(double slack) const;
   bool indeterminate_rows_stay_feasible(double tmin) const;
   int lexicographic_min(const VecX& divisor);
@@ -251,6 +253,7 @@ class FastLemke {
   int r_ = -1;  // index with neither w_r nor z_r basic; -1 for a complementary basis
   bool z0_basic_ = false;
   bool driving_is_z_ = true;  // the driving variable is z_r (else w_r)
+  bool answered_ = false;     // pivot_to_solution() left its end's checked answer in *result
 
   // Partition of the current basis, Lloyd (25)-(28).
   std::vector<int> theta_rows_;               // contacts with basic theta
@@ -656,30 +659,38 @@ FastLemke::Activation FastLemke::activate(int i) {
   return Activation::Added;
 }
 
-// Whether z0 leaves: true when the step that takes z0 to zero leaves every basic row at
-// or above zero to within its round-off bound, or to within slack_, a tenth of the
-// acceptance tolerance. The complementary basis z0's leaving gives is then an accepted
-// solution. This covers z0's ties and more: problems with physical gaps of 1e-11 beside
-// values of 0.1 (a block over a hole) have rows whose ratios differ from z0's by 1e-10
-// relative, beyond round-off but below what the answer resolves, and taking such a row
-// instead of z0 goes on through bases too degenerate to compute. It is not a test of z0
-// alone: a z0 below its own round-off bound may still be far from a solution's basis.
+// Whether z0 leaves: Feasible when the step that takes z0 to zero leaves every basic row
+// at or above zero to within tol_ times its round-off bound, or to within slack_, a tenth
+// of the acceptance tolerance. The complementary basis z0's leaving gives is then an
+// accepted solution. This covers z0's ties and more: problems with physical gaps of 1e-11
+// beside values of 0.1 (a block over a hole) have rows whose ratios differ from z0's by
+// 1e-10 relative, beyond round-off but below what the answer resolves, and taking such a
+// row instead of z0 goes on through bases too degenerate to compute. It is not a test of
+// z0 alone: a z0 below its own round-off bound may still be far from a solution's basis.
+// WithinNoise when some row is below that but within noise_ times its bound: whether it is
+// round-off there is for the answer to say (pivot_to_solution), as noise_, from the reduced
+// matrix's condition estimate, overstates a value's error by up to 1e4 on a pile's island.
 // Row `first` is tested first: the row of the smallest ratio, it is the one z0's step most
 // often takes below zero, which spares the pass over the others on nearly every pivot.
-bool FastLemke::z0_step_feasible(int first) {
-  if (!(mz0_ < 0.0)) return false;
+FastLemke::Z0Step FastLemke::z0_step(int first) {
+  if (!(mz0_ < 0.0)) return Z0Step::Blocked;
   const double t = std::max(qz0_, 0.0) / -mz0_;
-  auto feasible = [&](int k) {
+  auto judge = [&](int k) {
     const double value = qval_[k] + t * mval_[k];
-    if (value >= -slack_) return true;
+    if (value >= -slack_) return Z0Step::Feasible;
     bound_row(k);
-    return value >= -noise_ * (qmag_[k] + t * mmag_[k]);
+    const double bound = qmag_[k] + t * mmag_[k];
+    if (value >= -tol_ * bound) return Z0Step::Feasible;
+    return value >= -noise_ * bound ? Z0Step::WithinNoise : Z0Step::Blocked;
   };
-  if (first >= 0 && !feasible(first)) return false;
+  Z0Step step = first >= 0 ? judge(first) : Z0Step::Feasible;
+  if (step == Z0Step::Blocked) return step;
   for (int k : negative_) {
-    if (!feasible(k)) return false;
+    const Z0Step row = judge(k);
+    if (row == Z0Step::Blocked) return row;
+    if (row == Z0Step::WithinNoise) step = row;
   }
-  return true;
+  return step;
 }
 
 // Whether z0 is zero to within slack on every row: dropping it moves row k of
@@ -928,10 +939,21 @@ bool FastLemke::another_cover() {
   return true;
 }
 
+// The current complementary basis, whose answer the acceptance check refused, as the first
+// such end for repaired_end() unless one is kept.
+void FastLemke::keep_refused_end() {
+  if (!first_refused_.empty()) return;
+  first_refused_.resize(size_);
+  for (int k = 0; k < size_; ++k) first_refused_[k] = state_[k] == Pair::ZBasic;
+}
+
 // Lemke's method from Step 0 to a complementary basis or another end; nullopt asks for a
 // restart: a contact could only be added with a covering entry above kMaxCover, and it is
-// now marked active. Counts the pivots into *pivots.
-std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
+// now marked active. Counts the pivots into result->pivots. An end whose answer was judged
+// on the way (z0's leaving within noise) leaves that answer in *result and sets answered_.
+std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result) {
+  int* pivots = &result->pivots;
+  answered_ = false;
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
   // q_i / c_i (lexicographically) leaves.
@@ -960,16 +982,18 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
   // pivot limit (186,650 pivots, 14 s).
   std::uint64_t z_keys = 0;  // XOR of the keys of the basic z
   CycleWatch cycle;
+  bool z0_refused = false;       // this basis's answer with z0 left was refused: z0 stays
+  bool refused_on_path = false;  // some basis's was: a ray at the end is another failure
   while (true) {
     if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
     if (stop_()) return LcpStatus::Cancelled;
     // The basis, its driving variable and the reduced method's active set decide every
     // later pivot, so a repeated signature is a cycle (up to a 2^-64 collision, which only
-    // costs a restart).
+    // costs a restart). A basis solved again after its refused answer is not one.
     const std::uint64_t signature = z_keys ^ signature_key(size_ + r_) ^
                                     (driving_is_z_ ? signature_key(2 * size_) : 0) ^
                                     signature_key(3 * size_ + stats_.activated_contacts);
-    if (cycle.repeats(signature)) return LcpStatus::NumericalFailure;  // run(): another cover
+    if (!z0_refused && cycle.repeats(signature)) return LcpStatus::NumericalFailure;
     const auto t0 = Clock::now();
     const bool ok = build_basis(Factor::Update);
     stats_.factor_time_us += microseconds_since(t0);
@@ -980,7 +1004,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
     Vq_ = V_;
     Vqabs_ = vabs_;
     if (z0_vanished(slack_)) return LcpStatus::Solved;
-    if (reduced_) {
+    if (reduced_ && !z0_refused) {
       for (Eigen::Index e = 0; e < Vq_.size(); ++e) path_.push_back(Vq_[e] / qz0_);
     }
     if (reduced_ && driving_is_z_ && kind(r_) == Kind::Normal && !active_[r_]) {
@@ -1041,16 +1065,41 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(int* pivots) {
       // (ten-block tower at 129.65 s: z0 = 1.2e-10 on every row, all of w and z within it).
       // run() checks the answer with the acceptance rule as it does every other.
       constexpr double kRaySlack = 0.5 * kAcceptanceTolerance / kLeavingSlack;
-      return z0_vanished(kRaySlack * slack_) ? LcpStatus::Solved : LcpStatus::SecondaryRay;
+      // A path that went on past a refused answer may end on a ray the round-off made: it
+      // is a numerical failure, for another cover.
+      if (z0_vanished(kRaySlack * slack_)) return LcpStatus::Solved;
+      return refused_on_path ? LcpStatus::NumericalFailure : LcpStatus::SecondaryRay;
     }
-    ++*pivots;
-    if (z0_step_feasible(tmin_row)) {
-      // z0 leaves: the entering driving variable completes a complementary basis.
+    const Z0Step step = z0_refused ? Z0Step::Blocked : z0_step(tmin_row);
+    if (step != Z0Step::Blocked) {
+      // z0 leaves: the entering driving variable completes a complementary basis. Within
+      // noise only, the answer decides; when it is refused z0 stays and a blocking row
+      // leaves instead, after this basis is solved again (the answer's fresh factors
+      // replaced lu_'s, and its values those of the path). On an island of the 40-body bin
+      // pile (step 99, 37 bodies, n = 1,032) z0 = 3.96e-10 left with w_769 entering at a
+      // step 85 times the ratio of the blocking w_822, whose value -8.1e-9 was within
+      // noise_ times its bound; the answer was refused, and so were those of every other
+      // cover, though every basis on the path is feasible to 4e-15 (long double). Judged on
+      // tol_ alone, z0 was kept from leaving on bases of the ten-block tower whose answers
+      // are sound, and those paths went on into degenerate vertices.
+      const int driving = r_;
       state_[r_] = driving_is_z_ ? Pair::ZBasic : Pair::WBasic;
       r_ = -1;
       z0_basic_ = false;
-      return LcpStatus::Solved;
+      answered_ = step == Z0Step::WithinNoise && final_answer(result);
+      if (step == Z0Step::Feasible || answered_) {
+        ++*pivots;
+        return LcpStatus::Solved;
+      }
+      keep_refused_end();
+      z0_basic_ = true;
+      r_ = driving;
+      state_[r_] = Pair::Neither;
+      z0_refused = refused_on_path = true;
+      continue;
     }
+    z0_refused = false;
+    ++*pivots;
     // Ties: the rows that the step tmin brings to zero within their own round-off, and whose
     // own ratio is within tmax, the longest step that leaves no blocking row below zero by
     // more than its round-off (Harris's bound). Both are needed when round-off bounds differ
@@ -1132,15 +1181,12 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   // pivots of every attempt count.
   while (true) {
     start_basis();
-    status = pivot_to_solution(&result.pivots);
+    status = pivot_to_solution(&result);
     if (!status) continue;
-    refused = *status == LcpStatus::Solved && !final_answer(&result);
+    refused = *status == LcpStatus::Solved && !answered_ && !final_answer(&result);
     if (refused) {
       status = LcpStatus::NumericalFailure;  // result holds that answer
-      if (first_refused_.empty()) {
-        first_refused_.resize(size_);
-        for (int k = 0; k < size_; ++k) first_refused_[k] = state_[k] == Pair::ZBasic;
-      }
+      keep_refused_end();
     }
     if (*status == LcpStatus::NumericalFailure && another_cover()) continue;
     break;
