@@ -19,10 +19,8 @@ ContactBases::Key ContactBases::key_of(const std::vector<const Contact*>& contac
   Key key{c.body_a, c.body_b, c.feature_a, c.feature_b, 0};
   for (int j = i - 1; j >= 0; --j) {
     const Contact& p = *contacts[j];
-    if (p.body_a != c.body_a || p.body_b != c.body_b || p.feature_a != c.feature_a ||
-        p.feature_b != c.feature_b)
-      break;
-    ++key.occurrence;
+    if (p.body_a != c.body_a || p.body_b != c.body_b) break;
+    if (p.feature_a == c.feature_a && p.feature_b == c.feature_b) ++key.occurrence;
   }
   return key;
 }
