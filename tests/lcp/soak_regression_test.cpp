@@ -207,12 +207,16 @@ INSTANTIATE_TEST_SUITE_P(
 // World step 99's island of the same pile (37 bodies, n = 1,032): every fast path ended
 // with z0 leaving at a step that took w_822 8.1e-9 below zero, within the noise bound; no
 // cover and no stage answered. z0's leaving within noise is now judged by its answer.
+// Step 345's island at 6cc233e (39 bodies, 174 contacts), which no method or stage solved
+// then: both fast methods solve it from their first cover now (about 1,900 pivots).
 INSTANTIATE_TEST_SUITE_P(
     PileIsland, SoakRegression,
     ::testing::Values(SoakCase{"bin_pile_40_island_ties.contact", kStructural},
                       SoakCase{"bin_pile_40_island_ties.contact", kReduced},
                       SoakCase{"bin_pile_40_step99_z0_noise.contact", kStructural},
-                      SoakCase{"bin_pile_40_step99_z0_noise.contact", kReduced}),
+                      SoakCase{"bin_pile_40_step99_z0_noise.contact", kReduced},
+                      SoakCase{"bin_pile_40_step345.contact", kStructural},
+                      SoakCase{"bin_pile_40_step345.contact", kReduced}),
     case_name);
 
 // Not done: step 70 of `pivot run scenes/block_tower_10.json --method standard`, the first
