@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 namespace pivot {
@@ -35,19 +36,22 @@ LcpBasis three_contact_basis() {
   return solved;
 }
 
-// `solved` recorded for `list` one step, and looked up for the same list the next.
+// Three contacts and their three_contact_basis() recorded one step, looked up the next.
 struct Recorded {
-  std::vector<const Contact*> list;
+  const LcpBasis solved = three_contact_basis();
+  const std::vector<Contact> contacts;
+  std::vector<const Contact*> list;  // into contacts
   ContactBases bases;
-  Recorded(const std::vector<Contact>& contacts, const LcpBasis& solved) {
+  explicit Recorded(std::vector<Contact> island) : contacts(std::move(island)) {
     for (const Contact& c : contacts) list.push_back(&c);
     bases.begin_step();
     bases.record(list, kD, solved);
     bases.begin_step();
   }
-  LcpBasis warm(const std::vector<const Contact*>& contacts) const {
+  Recorded(const Recorded&) = delete;  // list points into contacts
+  LcpBasis warm(const std::vector<const Contact*>& island) const {
     LcpBasis out;
-    bases.warm_basis(contacts, kD, &out);
+    bases.warm_basis(island, kD, &out);
     return out;
   }
 };
@@ -57,14 +61,11 @@ struct Recorded {
 // first one's for both made the next step's warm basis singular (two equal normal columns
 // basic), and the island pivoted afresh on every step at rest.
 TEST(ContactBases, ContactsOfTheSameFeaturePairKeepTheirOwnFlags) {
-  const std::vector<Contact> contacts = {edge_edge(1, 2, 11, 9), edge_edge(1, 2, 11, 9),
-                                         edge_edge(1, 3, 0, 4)};
-  const LcpBasis solved = three_contact_basis();
-  const Recorded r(contacts, solved);
-  EXPECT_EQ(r.warm(r.list).z_basic, solved.z_basic);
+  const Recorded r({edge_edge(1, 2, 11, 9), edge_edge(1, 2, 11, 9), edge_edge(1, 3, 0, 4)});
+  EXPECT_EQ(r.warm(r.list).z_basic, r.solved.z_basic);
   // The record does not depend on where the island's other contacts sit in the list.
   const LcpBasis warm = r.warm({r.list[2], r.list[0], r.list[1]});
-  ASSERT_EQ(warm.z_basic.size(), solved.z_basic.size());
+  ASSERT_EQ(warm.z_basic.size(), r.solved.z_basic.size());
   EXPECT_EQ(warm.z_basic[0], 1);  // theta of the third contact, now first
   EXPECT_EQ(warm.z_basic[1], 1);  // the first edge-edge contact
   EXPECT_EQ(warm.z_basic[2], 0);  // the second
@@ -75,11 +76,8 @@ TEST(ContactBases, ContactsOfTheSameFeaturePairKeepTheirOwnFlags) {
 // them. Counted only when adjacent, both took the first one's flags, and the pile's main
 // island (180 contacts) at rest pivoted afresh, about 2,300 pivots, on every step.
 TEST(ContactBases, ContactsOfTheSameFeaturePairKeepTheirOwnFlagsWhenNotAdjacent) {
-  const std::vector<Contact> contacts = {edge_edge(5, 35, 3, 4), edge_edge(5, 35, 0, 1),
-                                         edge_edge(5, 35, 3, 4)};
-  const LcpBasis solved = three_contact_basis();
-  const Recorded r(contacts, solved);
-  EXPECT_EQ(r.warm(r.list).z_basic, solved.z_basic);
+  const Recorded r({edge_edge(5, 35, 3, 4), edge_edge(5, 35, 0, 1), edge_edge(5, 35, 3, 4)});
+  EXPECT_EQ(r.warm(r.list).z_basic, r.solved.z_basic);
 }
 
 }  // namespace
