@@ -116,14 +116,15 @@ constexpr bool kWholeRun = kDuration_s >= 10.0;
 // Issue 21, item 5, with the scene's own settings (reduced method, max formulation; a
 // failed solve throws SolverFailure). The bodies land between 0.2 s and 1 s; contacts
 // deeper than 1 mm occur only then (20.5 mm at most, step 35: a small box spinning at
-// 35 rad/s meets a cylinder, which the step's linearised contact does not follow; not asserted,
-// docs/robustness.md). After the landing the gap term keeps every contact within the
-// issue's 1 mm (measured: 1.2e-6 m from 1 s on), which holds against the walls too. At
-// 10 s every body's centre is inside the bin and every box moves below 1 mm/s (measured
-// at f860d70: every body but one below 1e-10 m/s). A sphere or a cylinder may still roll,
-// which nothing in the model resists (no rolling resistance; point contacts without
-// torsional friction): one sphere rolls on the floor at 0.27 mm/s or 3.6 mm/s, as solver
-// changes move the trajectory, so those are held to 1 cm/s.
+// 35 rad/s meets a cylinder, which the step's linearised contact does not follow; not
+// asserted, docs/robustness.md). After the landing the gap term keeps every contact
+// within the issue's 1 mm, against the walls too (measured from 1 s on: 1.2e-6 m at
+// 397b648, 1.6e-6 m at 76de30e). At 10 s every body's centre is inside the bin and every
+// box moves below 1 mm/s (measured at both: every body but one below 1e-10 m/s). A sphere
+// or a cylinder may still roll, which nothing in the model resists (no rolling
+// resistance; point contacts without torsional friction): one sphere rolls on the floor
+// at 0.27 mm/s or 3.6 mm/s, as solver changes move the trajectory, so those are held to
+// 1 cm/s.
 TEST(BinPile, EveryStepSolvesAndThePileComesToRestInsideTheBin) {
   World world(shipped_scene("bin_pile_40.json"));
   const Scene& scene = world.scene();
