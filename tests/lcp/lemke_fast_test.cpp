@@ -375,6 +375,19 @@ TEST(LemkeFast, RepairsAPathsRefusedEndByFlipsAfterTheCoverRestarts) {
   EXPECT_LE(r.stats.end_repairs, kEndFlips);
 }
 
+// Step 30766 of the ten-block tower's hour at d = 16 (tests/lcp/soak): the structural
+// method's second path ends on a ray with z0 above the ray's slack, and its basis, z0
+// dropped and solved afresh, is an answer the rule takes. Before, that ray ended the method
+// (and every stage of the fallback chain: the step failed).
+TEST(LemkeFast, RayWhoseBasisIsAnAnswerEndsTheSolve) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/block_tower_10_d16_step30766.contact");
+  const FastLemkeResult r = solve_lemke_fast(p, LcpMethod::Structural);
+  ASSERT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(r.lcp.status);
+  EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted);
+  EXPECT_EQ(r.stats.ray_answers, 1);
+}
+
 TEST(LemkeFast, ReportsPivotLimitAndReturnsSolutionOfTrivialProblem) {
   const ContactProblem p = lloyd::peg_in_hole(16, 3);
   LemkeOptions options;
