@@ -1154,8 +1154,9 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result) {
       // the ratio test, may end on a ray the round-off made: it is a numerical failure, for
       // another cover (the tower's step 13122 ended on such a ray after 46 pivots).
       if (z0_vanished(kRaySlack * slack_)) return LcpStatus::Solved;
-      // Else its basis, solved afresh without z0, may still be an answer: the acceptance
-      // rule decides, as it does for z0's leaving within noise. On the ten-block tower at
+      // Else its basis solved afresh (z0 among the unknowns, its value then dropped from
+      // the answer) may still be an answer: the acceptance rule decides, as it does for
+      // z0's leaving within noise. On the ten-block tower at
       // d = 16 (an hour's step 30766, the top block at rest to 3e-9 m/s) the structural
       // method's second path ended on a ray with z0 above that slack and a row at
       // -8.4e-10, and that answer passes the rule; every stage of the fallback chain had

@@ -22,7 +22,7 @@ struct FastLemkeStats {
   int inverse_columns = 0;              // columns of B^-1 computed for those ties
   int warm_repairs = 0;                 // flips that made the warm start's basis an answer
   int end_repairs = 0;  // flips that made a path's refused end an answer (repaired_end)
-  int ray_answers = 0;  // rays whose basis, z0 dropped, was an answer the rule took
+  int ray_answers = 0;  // rays whose basis solved afresh, z0's value dropped, the rule took
   int friction_flips = 0;  // flips that engaged a loaded contact's friction (engage_friction)
   double factor_time_us = 0.0;          // part of the solve spent forming and factoring (31) [us]
   int fresh_factorisations = 0;     // of the reduced system, whole (BorderedLu)

@@ -386,8 +386,8 @@ TEST(LemkeFast, RepairsAPathsRefusedEndByFlipsAfterTheCoverRestarts) {
 }
 
 // Step 30766 of the ten-block tower's hour at d = 16 (tests/lcp/soak): the structural
-// method's second path ends on a ray with z0 above the ray's slack, and its basis, z0
-// dropped and solved afresh, is an answer the rule takes. Before, that ray ended the method
+// method's second path ends on a ray with z0 above the ray's slack, and its basis solved
+// afresh, z0's value dropped, is an answer the rule takes. Before, that ray ended the method
 // (and every stage of the fallback chain: the step failed).
 TEST(LemkeFast, RayWhoseBasisIsAnAnswerEndsTheSolve) {
   const FastLemkeResult r =

@@ -184,8 +184,9 @@ INSTANTIATE_TEST_SUITE_P(
 // answers' friction engaged). The reduced method's path ended on a secondary ray, and so did
 // every stage of the fallback chain: the step failed and the tower fell 1 mm. A contact
 // LCP's ray is round-off's (Lloyd Sec. 2), so the fast methods now take the ray's basis
-// when, z0 dropped and solved afresh, it is an answer the rule takes (the structural path's
-// is), and else restart from another cover (the reduced method's first restart solves).
+// when, solved afresh and z0's value dropped, it is an answer the rule takes (the
+// structural path's is), and else restart from another cover (the reduced method's first
+// restart solves).
 // The standard method, whose rays are left to the chain (SoakRegressionOpen below), is
 // left out: it ends in a numerical failure. Step 21276 is the one fallback of the hour at
 // d = 16 with friction engaged at rest (docs/robustness.md): the reduced method's four
