@@ -96,14 +96,16 @@ std::optional<LcpResult> solve_merged(const ContactProblem& p, const LemkeOption
   return result;
 }
 
-// The standard method on M + alpha I of eq. (8).
+// The standard method on M + alpha I of eq. (8). M is copositive (Stewart-Trinkle), so
+// M + alpha I is strictly copositive and Lemke's method solves it for every q: a ray is the
+// round-off's here too.
 LcpResult solve_regularised(const ContactProblem& p, const LemkeOptions& options) {
   DenseLcp lcp = assemble_contact_lcp(p);
   if (!lcp.M.allFinite() || !lcp.q.allFinite()) return LcpResult{};
   const double alpha =
       kRegularisation * std::max(1.0, lcp.M.size() ? lcp.M.diagonal().maxCoeff() : 0.0);
   lcp.M.diagonal().array() += alpha;
-  return solve_lemke(lcp.M, lcp.q, options);
+  return solve_lemke(lcp.M, lcp.q, options, RayMeaning::RoundOff);
 }
 
 // The reduced method's first refused path end repaired, else the standard method's where it

@@ -16,6 +16,7 @@
 #include <limits>
 #include <vector>
 
+#include "pivot/lcp.hpp"
 #include "pivot/math.hpp"
 
 namespace pivot {
@@ -43,6 +44,18 @@ void spread_cover(int n, double spread, int seed, VecX* c);
 constexpr int kCoverRestarts = 3;
 constexpr double kRestartCoverSpread = 0.1;
 constexpr int kCoverSeedStep = 7919;
+
+// What a secondary ray of the standard method means. Proof: for a general LCP a ray can
+// certify that no solution exists (Cottle-Pang-Stone Sec. 4.4, for copositive-plus M), so
+// it ends the solve. RoundOff: the LCP is known to have a solution Lemke's method reaches (a
+// contact LCP of Lloyd (8), Sec. 2), so a ray is the round-off's, and the spread-cover runs
+// follow it as they follow a numerical failure. On the ten-block tower's 60 s with the
+// standard method that left 13 of its 6,000 steps to the fallback chain, against 69 with
+// rays read as proofs.
+enum class RayMeaning { Proof, RoundOff };
+
+// solve_lemke of pivot/lcp.hpp (which reads rays as RayMeaning::Proof).
+LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options, RayMeaning rays);
 
 // A pseudo-random 64-bit key per integer (splitmix64's finaliser): the XOR of the keys of a
 // basis's members is its signature (Zobrist hashing), updated in O(1) per pivot.

@@ -2,6 +2,7 @@
 // or Lloyd's structural and reduced fast Lemke, which never form it (Sec. 5.1-5.3).
 
 #include "lemke_fast.hpp"
+#include "lemke_standard.hpp"
 #include "pivot/lcp.hpp"
 #include "stopwatch.hpp"
 
@@ -18,7 +19,7 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
   // throw on the infinities, but a contact problem that is valid as given fails as a solve.
   LcpResult result;
   if (lcp.M.allFinite() && lcp.q.allFinite()) {
-    result = solve_lemke(lcp.M, lcp.q, options);
+    result = solve_lemke(lcp.M, lcp.q, options, RayMeaning::RoundOff);
   } else {
     result.status = LcpStatus::NumericalFailure;
   }

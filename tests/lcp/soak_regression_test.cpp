@@ -187,10 +187,9 @@ INSTANTIATE_TEST_SUITE_P(
 // when, solved afresh and z0's value dropped, it is an answer the rule takes (the
 // structural path's is), and else restart from another cover (the reduced method's first
 // restart solves).
-// The standard method, whose rays are left to the chain (SoakRegressionOpen below), is
-// left out: it ends in a numerical failure. Step 21276 is the one fallback of the hour at
-// d = 16 with friction engaged at rest (docs/robustness.md): the reduced method's four
-// paths end on an answer 6.9e-9 past the rule, on two rays (z0 1.8e-10 and 4.3e-10) whose
+// The standard method is left out: it ends in a numerical failure. Step 21276 is the one fallback
+// of the hour at d = 16 with friction engaged at rest (docs/robustness.md): the reduced method's
+// four paths end on an answer 6.9e-9 past the rule, on two rays (z0 1.8e-10 and 4.3e-10) whose
 // answers the rule refuses and on a singular basis; the flips of that refused end answer it
 // (in the run, where the chain leaves those flips to its last stage, the structural
 // stage answered).
@@ -242,23 +241,48 @@ INSTANTIATE_TEST_SUITE_P(
                       SoakCase{"bin_pile_40_step345.contact", kReduced}),
     case_name);
 
-// Not done: step 70 of `pivot run scenes/block_tower_10.json --method standard`, the first
-// of the 16 in 60 s that fell back to the structural method (at 4ceafe4). Every run of the
-// standard method from ones ends on a secondary ray, and a ray ends the method, although an
-// LP finds the problem feasible and a contact LCP always has a solution Lemke's algorithm
-// reaches (Lloyd Sec. 3). Retrying a contact LCP's ray from the spread covers solves it
-// (and 13 more of the 16), but changed the tower's trajectories for the worse
-// (docs/robustness.md, "Secondary rays on the stacks"), so it is not done. Held to that, so
-// that a fix fails this test.
-TEST(SoakRegressionOpen, TowerStep70StandardMethodEndsOnARay) {
-  const ContactProblem p =
-      test::shipped_contact_problem("lcp/soak/block_tower_10_standard_step70.contact");
-  EXPECT_EQ(solve_contact(p, kStandard).status, LcpStatus::SecondaryRay);
-  for (LcpMethod method : {kStructural, kReduced}) {
-    const LcpResult r = solve_contact(p, method);
-    ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(method);
-    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << to_string(method);
-  }
+// Issue 20: `pivot run scenes/block_tower_10.json --method standard --duration 60` handed 48
+// of its 6,000 steps to the fallback chain at f0655d6 (16 at 4ceafe4, step 70 the first), 45
+// of them after the method's first path from ones ended on a secondary ray, which ended the
+// method. Step 70 at 4ceafe4 is solved by a spread cover's path now that a contact LCP's
+// ray is the round-off's (RayMeaning::RoundOff).
+INSTANTIATE_TEST_SUITE_P(
+    StandardRays, SoakRegression,
+    ::testing::Values(SoakCase{"block_tower_10_standard_step70.contact", kStandard},
+                      SoakCase{"block_tower_10_standard_step70.contact", kStructural},
+                      SoakCase{"block_tower_10_standard_step70.contact", kReduced},
+                      SoakCase{"block_tower_10_standard_ray_answer.contact", kStandard},
+                      SoakCase{"block_tower_10_standard_ray_retried.contact", kStandard}),
+    case_name);
+
+DenseLcp shipped_dense_lcp(const std::string& file) {
+  return assemble_contact_lcp(test::shipped_contact_problem("lcp/soak/" + file));
+}
+
+// Step 70 at f0655d6: the first path ends on a ray whose basis, solved afresh with z0
+// dropped, is an answer. Whatever a ray would prove, a checked answer is an answer, so the
+// general method takes it too.
+TEST(StandardRays, ARayWhoseBasisIsAnAnswerSolvesAnyLcp) {
+  const DenseLcp lcp = shipped_dense_lcp("block_tower_10_standard_ray_answer.contact");
+  const LcpResult r = solve_lemke(lcp.M, lcp.q);
+  ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(r.status);
+  EXPECT_TRUE(check_lcp_solution(lcp.M, lcp.q, r.z).accepted);
+}
+
+// Step 80 at f0655d6: every run from ones ends on a ray whose answer the rule refuses, or
+// fails. A general LCP's ray ends the method (it may prove that no solution exists); the
+// contact LCP's is retried from the spread covers, and one of their paths solves. Without
+// the end repair, which answers the general LCP by flips of a refused end.
+TEST(StandardRays, OnlyAContactLcpsRayIsRetriedFromSpreadCovers) {
+  const std::string file = "block_tower_10_standard_ray_retried.contact";
+  LemkeOptions paths_only;
+  paths_only.repair_refused_end = false;
+  const DenseLcp lcp = shipped_dense_lcp(file);
+  EXPECT_EQ(solve_lemke(lcp.M, lcp.q, paths_only).status, LcpStatus::SecondaryRay);
+  const ContactProblem p = test::shipped_contact_problem("lcp/soak/" + file);
+  const LcpResult r = solve_contact(p, kStandard, paths_only);
+  ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(r.status);
+  EXPECT_TRUE(check_contact_solution(p, r.z).accepted);
 }
 
 }  // namespace
