@@ -4,7 +4,7 @@
 // fallbacks (a fast method failed, the standard one answered) are counted apart.
 //
 //   scene_soak [--duration S] [--method M]... [-d N] [--h S] [--max-failures K]
-//              [--trace N] [--keep-failures DIR] SCENE...
+//              [--trace N] [--keep-failures DIR] [--keep-fallbacks DIR] SCENE...
 //
 // S simulated seconds per run (default 60); M of standard | structural | reduced, as many as
 // given (default: all three); d and h override the scene's. A run stops after K failed
@@ -15,8 +15,13 @@
 // islands' problems are written to a temporary folder that is removed at the end, or to DIR
 // with --keep-failures (to turn into regression files). --trace N prints to stderr, every N
 // steps, the largest body speeds, pivots, fallbacks and failures of those N steps: how a
-// resting stack's noise grows before it fails (docs/robustness.md). Exits 1 when any run
-// had a failed step.
+// resting stack's noise grows before it fails (docs/robustness.md). --keep-fallbacks DIR
+// writes the problems of the steps that fell back, as the step saw them: the step is taken
+// again from the same state with a pivot limit of 1, so that its islands fail and are
+// written (every island of that step that needs a pivot); the run then goes on from the
+// state the first try reached, but cold (World::set_state forgets the warm starts), so a
+// run that keeps its fallbacks is not the same trajectory as one that does not. Exits 1
+// when any run had a failed step.
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,6 +48,7 @@ struct Options {
   int max_failures = 10;
   long trace_every = 0;       // 0: no trace
   std::string keep_failures;  // empty: a temporary folder, removed at the end
+  std::string keep_fallbacks;  // empty: not written
   std::vector<std::string> scenes;
 };
 
@@ -86,7 +92,8 @@ struct TraceWindow {
 [[noreturn]] void usage(const char* message) {
   std::fprintf(stderr,
                "scene_soak: %s\nusage: scene_soak [--duration S] [--method M]... [-d N] [--h S] "
-               "[--max-failures K] [--trace N] [--keep-failures DIR] SCENE...\n",
+               "[--max-failures K] [--trace N] [--keep-failures DIR] [--keep-fallbacks DIR] "
+               "SCENE...\n",
                message);
   std::exit(2);
 }
@@ -117,6 +124,8 @@ Options parse(int argc, char** argv) {
       if (o.trace_every < 1) usage("--trace needs a number of steps >= 1");
     } else if (arg == "--keep-failures") {
       o.keep_failures = value();
+    } else if (arg == "--keep-fallbacks") {
+      o.keep_fallbacks = value();
     } else if (!arg.empty() && arg[0] == '-') {
       usage(("unknown option " + arg).c_str());
     } else {
@@ -130,7 +139,23 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string& failure_dir) {
+// The step from `before` taken again with a pivot limit of 1, its islands' problems written
+// to dir (as failed solves: "failed-step-S-island-I.contact"); then back to the state the
+// step had reached.
+void write_fallback_problems(World* world, const WorldState& before, const std::string& dir) {
+  const WorldState after = world->state();
+  const WorldOptions options = world->options();
+  world->set_state(before);
+  world->options().lemke.max_pivots = 1;
+  world->options().on_failure = FailurePolicy::Continue;
+  world->step();
+  for (const FailedSolve& failed : world->failed_solves()) write_failed_solve(failed, dir);
+  world->options() = options;
+  world->set_state(after);
+}
+
+Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string& failure_dir,
+             const std::string& fallback_dir) {
   scene.settings.solver = method;
   if (o.d > 0) scene.settings.friction_directions = o.d;
   if (o.h_s > 0.0) scene.settings.time_step_s = o.h_s;
@@ -140,8 +165,10 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
   Outcome out;
   TraceWindow window;
   const auto t0 = std::chrono::steady_clock::now();
+  WorldState before;
   while (out.steps < steps && out.failed_steps < o.max_failures) {
-    const StepStats& s = world.step();
+    if (!fallback_dir.empty()) before = world.state();
+    const StepStats s = world.step();
     ++out.steps;
     if (o.trace_every > 0) {
       window.add(world.state(), s);
@@ -152,6 +179,8 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
     }
     out.failed_steps += s.failures > 0;
     for (const FailedSolve& failed : world.failed_solves()) write_failed_solve(failed, failure_dir);
+    if (s.fallbacks > 0 && !fallback_dir.empty())
+      write_fallback_problems(&world, before, fallback_dir);
     out.fallbacks += s.fallbacks;
     out.max_pivots = std::max(out.max_pivots, s.pivots);
     out.max_penetration_m = std::max(out.max_penetration_m, s.max_penetration_m);
@@ -191,7 +220,12 @@ int main(int argc, char** argv) {
       const std::filesystem::path run_dir =
           failures / (std::filesystem::path(path).stem().string() + "-" + to_string(method));
       std::filesystem::create_directories(run_dir);
-      const Outcome r = soak(scene, method, o, run_dir.string());
+      std::string fallback_dir;
+      if (!o.keep_fallbacks.empty()) {
+        fallback_dir = (o.keep_fallbacks / run_dir.filename()).string();
+        std::filesystem::create_directories(fallback_dir);
+      }
+      const Outcome r = soak(scene, method, o, run_dir.string(), fallback_dir);
       any_failed = any_failed || r.failed_steps > 0;
       const std::string failed = r.failed_steps >= o.max_failures
                                      ? ">= " + std::to_string(r.failed_steps) + " (stopped)"
