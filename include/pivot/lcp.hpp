@@ -52,12 +52,12 @@ struct LemkeOptions {
   bool repair_refused_end = true;
 };
 
-// A complementary basis: z_basic[k] says whether z_k is basic, else w_k is. A fast
-// method's answer carries the basis it ended on; handed back as a warm start for the
-// next, similar problem (the next step's, rows matched by contact), the method solves that
-// basis first and takes its answer when it is as feasible as the end of a path.
+// A complementary basis: z_basic[k] says whether z_k is basic, else w_k is. A method's
+// answer carries the basis it ended on; handed back to solve_contact as a warm start for
+// the next, similar problem (the next step's, rows matched by contact), the method solves
+// that basis first and takes its answer when it is as feasible as the end of a path.
 struct LcpBasis {
-  std::vector<char> z_basic;  // empty: no basis (a cold start, or the standard method's)
+  std::vector<char> z_basic;  // empty: no basis (a cold start)
 };
 
 // Result of one solve. Sizes: z and w have the LCP's size (for a contact problem
@@ -68,7 +68,7 @@ struct LcpResult {
   VecX w;
   int pivots = 0;
   double solve_time_us = 0.0;  // wall time of the solve [microseconds]
-  LcpBasis basis;              // the fast methods' final basis when Solved
+  LcpBasis basis;              // the final basis when Solved
   bool warm = false;           // the answer is the warm start's basis, without a pivot
 };
 
@@ -156,9 +156,10 @@ struct ContactProblem {
 };
 
 // Solves the contact LCP. Standard forms the dense matrix of (8); Structural and Reduced
-// never form it (Lloyd Sec. 5.1-5.3). Structural and Reduced try `warm` first when it has
-// the LCP's size (an answer only if it passes the same acceptance check, else Lemke's
-// path from Step 0 as without it); the standard method ignores it.
+// never form it (Lloyd Sec. 5.1-5.3). Every method tries `warm` first when it has the
+// LCP's size (an answer only if it passes the same acceptance check, else Lemke's path
+// from Step 0 as without it); the standard method only up to n = 512, where its dense
+// solve of the basis costs less than a path.
 LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
                         const LemkeOptions& options = {}, const LcpBasis& warm = {});
 

@@ -166,7 +166,11 @@ std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, Fall
     }
   }
   if (result->z.size() == problem.lcp_size()) result->w = contact_lcp_w(problem, result->z);
-  result->basis.z_basic.clear();
+  // A stage's basis is a warm start for the next step's problem like any method's (the warm
+  // start takes it only through that problem's check), unless it is of another problem's
+  // size (merged duplicates).
+  if (static_cast<int>(result->basis.z_basic.size()) != problem.lcp_size())
+    result->basis.z_basic.clear();
   result->solve_time_us = microseconds_since(start);
   return result;
 }

@@ -92,7 +92,8 @@ class CycleWatch {
 
 // Flips (principal pivots on the most negative pair) tried on a complementary basis before
 // it is given up: the fast methods' warm start, and every method's path end that the
-// acceptance rule refuses. A flip costs one solve of the basis, a path from Step 0 on a
+// acceptance rule refuses (the fast methods' and, for the standard method, flip_to_answer
+// below). A flip costs one solve of the basis, a path from Step 0 on a
 // stack 30 to 100 pivots. On block_stack_rotated_5's hour (d = 4) four warm-start flips
 // left 11 fallbacks and a failed step, sixteen none: a drift in one face can move the
 // unloaded corner of each face above it.
@@ -108,6 +109,26 @@ constexpr int kEndFlips = 64;
 // Fresh runs are there for, the stacks' near-singular bases, have n <= 460 (tests/lcp/soak:
 // the d = 8 tower's steps, duplicated seed 79).
 constexpr int kFreshMaxSize = 512;
+
+// Flips (principal pivots on the pair of the most negative entry: Murty's method with the
+// most negative entry) of the complementary basis *basic, given by its basic z, until its
+// answer has every entry at or above -slack and the acceptance rule takes it: the basis
+// is solved directly each time, M_aa z_a = -q_a with iterative refinement, O(|a|^3), and
+// a stop request is heard between flips. Returns the flips made, with *basic the basis
+// and *z, *w its answer (z clamped at zero, w = M z + q), or -1 after max_flips flips or
+// at a singular M_aa. The standard method's repair of a refused path end (slack infinite:
+// the rule alone judges) and its warm start.
+int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
+                   const LemkeOptions& options, std::vector<char>* basic, VecX* z, VecX* w);
+
+// The standard method's warm start (the fast methods': lemke_fast.cpp, warm_answer): the
+// basis `warm` (the previous step's answer, rows matched by contact) made an answer by at
+// most kFlipRepairs flips, held to a path's leaving slack (kLeavingSlack max(1, |q|_inf)).
+// True with *result Solved, warm and its basis set, and no pivots; false, *result
+// unspecified, when it is no answer or n > kFreshMaxSize (a dense solve of the basis then
+// costs more than the path).
+bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const LemkeOptions& options,
+                 LcpResult* result);
 
 // Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
 // q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the

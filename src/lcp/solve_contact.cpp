@@ -19,7 +19,9 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
   // throw on the infinities, but a contact problem that is valid as given fails as a solve.
   LcpResult result;
   if (lcp.M.allFinite() && lcp.q.allFinite()) {
-    result = solve_lemke(lcp.M, lcp.q, options, RayMeaning::RoundOff);
+    const bool warm_taken = warm_answer(lcp.M, lcp.q, warm, options, &result) &&
+                            check_contact_solution(problem, result.z).accepted;
+    if (!warm_taken) result = solve_lemke(lcp.M, lcp.q, options, RayMeaning::RoundOff);
   } else {
     result.status = LcpStatus::NumericalFailure;
   }

@@ -43,12 +43,12 @@ TEST(FallbackChain, MergedDuplicatesSolveTheOriginalProblem) {
 }
 
 TEST(FallbackChain, StandardMethodIsRescuedByTheStructuralStage) {
-  // Lloyd's box on four corners with a friction entry of -6.7e10 (a fuzz input): the
-  // standard method's answer passes its dense check and fails the contact check, whose w
-  // rounds differently, so it fails; the chain's first stage answers. (The tower step that
-  // stood here, 105268, the standard method now solves itself: repaired_end.)
-  const ContactProblem p =
-      test::shipped_contact_problem("lcp/fuzz/standard_solved_contact_check_refuses.contact");
+  // A cold step of the ten-block tower that every run of the standard method fails (the
+  // tower at rest starts warm; this step did not): the chain's first stage answers. (The
+  // problems that stood here, tower step 105268 and a fuzz input whose dense answer the
+  // contact check refused, the standard method now solves itself: its end repair, and
+  // answers solved with their residuals in long double.)
+  const ContactProblem p = soak("block_tower_10_standard_cold_step1914.contact");
   const FallbackResult r = solve_contact_with_fallback(p, LcpMethod::Standard);
   ASSERT_EQ(r.result.status, LcpStatus::Solved);
   ASSERT_TRUE(r.rescued_by.has_value());
