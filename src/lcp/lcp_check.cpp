@@ -14,7 +14,7 @@ double max_abs(const VecX& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>(
 
 }  // namespace
 
-LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale) {
+LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale, double tolerance) {
   if (z.size() != w.size()) {
     throw std::invalid_argument("check: z has " + std::to_string(z.size()) + " entries, w has " +
                                 std::to_string(w.size()));
@@ -27,9 +27,8 @@ LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale) {
   check.min_entry = std::min(z.minCoeff(), w.minCoeff());
   check.max_complementarity = (w.array() * z.array()).abs().maxCoeff();
   const double s = std::max(1.0, q_scale);
-  check.accepted =
-      z.allFinite() && w.allFinite() && check.min_entry >= -kAcceptanceTolerance * s &&
-      check.max_complementarity <= kAcceptanceTolerance * s * std::max(1.0, max_abs(z));
+  check.accepted = z.allFinite() && w.allFinite() && check.min_entry >= -tolerance * s &&
+                   check.max_complementarity <= tolerance * s * std::max(1.0, max_abs(z));
   return check;
 }
 

@@ -18,7 +18,9 @@ constexpr double kLeavingSlack = 0.1 * kAcceptanceTolerance;
 // Applies the rule to z and w = M z + q computed by the caller: with s = max(1, q_scale),
 // every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
 // q_scale is |q|_inf. A non-finite entry is never accepted. residual is left at 0: w is
-// the caller's own M z + q, so it has nothing to be compared with.
-LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale);
+// the caller's own M z + q, so it has nothing to be compared with. A solver may hold an
+// answer to a stricter `tolerance` in place of the rule's 1e-9.
+LcpCheck check_complementarity(const VecX& z, const VecX& w, double q_scale,
+                               double tolerance = kAcceptanceTolerance);
 
 }  // namespace pivot

@@ -395,6 +395,20 @@ TEST(LemkeFast, RayWhoseBasisIsAnAnswerEndsTheSolve) {
   EXPECT_EQ(r.stats.ray_answers, 1);
 }
 
+// An island of the 40-body bin pile with grouped warm starts (39 bodies, 174 contacts,
+// n = 1,044; step 130, tests/lcp/soak): the structural method's first path cycles at
+// z0 = 1e-5 and its second at z0 = 1.5e-10, where every basis z0's leaving gave is
+// infeasible by 1.2e-8 to 5e-7 (so in long double too). Going once more round the cycle,
+// its first basis solved afresh with z0 dropped is an answer the rule takes (-1.6e-10).
+// Before, every cover cycled and the method failed.
+TEST(LemkeFast, CycleAtASmallZ0EndsOnABasisWhoseAnswerTheRuleTakes) {
+  const FastLemkeResult r =
+      solve_soak_problem("bin_pile_40_step130_cycle.contact", LcpMethod::Structural).result;
+  ASSERT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(r.lcp.status);
+  EXPECT_EQ(r.stats.cycle_answers, 1);
+  EXPECT_EQ(r.stats.cover_restarts, 1);
+}
+
 // Step 70000 of the ten-block tower's hour at d = 4 (t = 700 s, tests/lcp/soak): every
 // method's path ends on an answer in which no friction acts and each interface slides by
 // about 7e-11 m/s, the friction rows (sigma) 6.7e-11 below zero, inside the leaving slack
