@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bordered_lu.hpp"
+#include "friction_at_rest.hpp"
 #include "lcp_check.hpp"
 #include "lemke_standard.hpp"
 #include "normalized_contacts.hpp"
@@ -82,10 +83,6 @@ constexpr double kMaxCover = 1e3;
 // Three orders of margin leave such rows to Harris's tolerance (pivot_to_solution) and
 // still count every m' that the values resolve.
 constexpr double kDeterminate = 1e3;
-
-// An answer is at rest (engage_friction) when no loaded contact slides faster than this
-// many leaving slacks: 1e-7 m/s at the stacks' |q| <= 1.
-constexpr double kRestSpeed = 1e3;
 
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
@@ -223,7 +220,6 @@ class FastLemke {
   int flip_to_answer(double slack, int max_flips, LcpResult* result);
   bool repaired_end(LcpResult* result);
   void engage_friction(LcpResult* result);
-  bool at_rest(const LcpResult& result, double slack) const;
   double answer_slack() const;
   void keep_refused_end();
   Activation activate(int contact);
@@ -952,19 +948,9 @@ void FastLemke::engage_friction(LcpResult* result) {
   warm_basic_.assign(size_, 0);
   for (int k = 0; k < size_; ++k) warm_basic_[k] = state_[k] == Pair::ZBasic;
   const double slack = answer_slack();
-  const double sliding = 0.1 * slack;
-  if (!at_rest(*result, slack)) return;
+  if (!at_rest(result->z, result->w, n_, d_, slack)) return;
   for (int flip = 0; flip < kFlipRepairs && !stop_(); ++flip) {
-    int worst = -1;
-    for (int i = 0; i < n_; ++i) {
-      if (!(result->z[i] > slack)) continue;  // unloaded: no friction to engage
-      for (int j = 0; j < d_; ++j) {
-        const int g = phi_index(i, j);
-        if (!warm_basic_[g] && result->w[g] < -sliding &&
-            (worst < 0 || result->w[g] < result->w[worst]))
-          worst = g;
-      }
-    }
+    const int worst = sliding_friction_row(result->z, result->w, warm_basic_, n_, d_, slack);
     if (worst < 0) return;
     engaged_ = *result;
     engaged_basic_ = warm_basic_;
@@ -976,20 +962,6 @@ void FastLemke::engage_friction(LcpResult* result) {
     }
     ++stats_.friction_flips;
   }
-}
-
-// Whether no loaded contact of an answer slides: its lambda (the sliding speed) and every
-// sigma (the relative speed along a friction direction, plus lambda) within kRestSpeed
-// slacks of zero. Sliding at 1e-7 m/s is gone in a step (mu g h is 0.06 m/s at h = 0.01).
-bool FastLemke::at_rest(const LcpResult& result, double slack) const {
-  const double rest = kRestSpeed * slack;
-  for (int i = 0; i < n_; ++i) {
-    if (!(result.z[i] > slack)) continue;
-    if (result.z[lambda_index(i)] > rest) return false;
-    for (int j = 0; j < d_; ++j)
-      if (std::abs(result.w[phi_index(i, j)]) > rest) return false;
-  }
-  return true;
 }
 
 // The basis of Step 0 with the active contacts' rows (all of them for Structural).
