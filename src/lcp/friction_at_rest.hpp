@@ -1,8 +1,8 @@
-// The rules by which a method engages the friction of an answer at rest (the fast methods'
-// engage_friction, lemke_fast.cpp, which says why; the standard method's, solve_contact.cpp):
-// when an answer is at rest, and which sliding friction row's phi a flip brings in. On the
-// contact LCP of Lloyd (8), ordered z = (theta, phi, lambda) and w = (nu, sigma, gamma) for
-// n contacts of d directions.
+// When an answer is at rest, and which of its loaded contacts slides: the rules by which the
+// fast methods engage the friction of a path's answer at rest (engage_friction,
+// lemke_fast.cpp, which says why), and by which the standard method's warm start leaves a
+// sliding answer to its path (solve_contact.cpp). On the contact LCP of Lloyd (8), ordered
+// z = (theta, phi, lambda) and w = (nu, sigma, gamma) for n contacts of d directions.
 #pragma once
 
 #include <cmath>
