@@ -174,7 +174,7 @@ enum class FallbackStage {
   MergedDuplicates,  // exact duplicate contacts (same columns and mu) merged, structural
   Regularised,       // the standard method on M + alpha I, alpha = 1e-11 max(1, max M_ii)
   Standard,          // the standard method on M
-  RepairedEnd,       // the reduced method, else the standard, with repair_refused_end
+  RepairedEnd,       // reduced, else structural, else standard, with repair_refused_end
 };
 constexpr int kFallbackStages = 6;
 const char* to_string(FallbackStage stage);

@@ -222,6 +222,7 @@ class FastLemke {
   void engage_friction(LcpResult* result);
   double answer_slack() const;
   void keep_refused_end();
+  void keep_cycle_end(const LcpResult& answer, double min_entry);
   Activation activate(int contact);
   std::optional<LcpStatus> pivot_to_solution(LcpResult* result);
   bool another_cover();
@@ -301,6 +302,11 @@ class FastLemke {
   std::vector<double> entries_;
   std::vector<char> warm_basic_;  // the warm start's (or a refused end's) basis as it is repaired
   std::vector<char> first_refused_;  // the basic z of the first path end the rule refused
+  // The cycle answer the rule takes at its full tolerance but not at kCycleShare of it (the
+  // one with the least negative entry over every cover), its basic z, and that entry.
+  LcpResult cycle_end_;
+  std::vector<char> cycle_end_basic_;
+  double cycle_end_min_ = -std::numeric_limits<double>::infinity();
   std::vector<char> cold_active_;  // active_ before a warm start, restored when it fails
   LcpResult engaged_;              // engage_friction(): the answer before its last flip
   std::vector<char> engaged_basic_;  // and its basis
@@ -1005,6 +1011,17 @@ bool FastLemke::another_cover() {
   return true;
 }
 
+// A cycle's answer the rule takes at its full tolerance, kept when its most negative entry
+// is above that of the one kept so far (with its basis, the current basic z).
+void FastLemke::keep_cycle_end(const LcpResult& answer, double min_entry) {
+  if (!(min_entry > cycle_end_min_)) return;
+  cycle_end_min_ = min_entry;
+  cycle_end_.z = answer.z;
+  cycle_end_.w = answer.w;
+  cycle_end_basic_.resize(size_);
+  for (int k = 0; k < size_; ++k) cycle_end_basic_[k] = state_[k] == Pair::ZBasic;
+}
+
 // The current complementary basis, whose answer the acceptance check refused, as the first
 // such end for repaired_end() unless one is kept.
 void FastLemke::keep_refused_end() {
@@ -1091,15 +1108,25 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result) {
     // every basic value above -1e-11, while every complementary basis z0's leaving gave was
     // infeasible by 1.2e-8 to 5e-7 (so in long double: properties of those bases, not
     // round-off); the basis at the second cover's cycle with z0 dropped passes at -1.6e-10.
-    if (cycled && qz0_ >= 0.0 &&
-        qz0_ * max_cover() <= kCycleShare * kAcceptanceTolerance * qscale) {
-      answered_ = final_answer(result) && check_complementarity(result->z, result->w, qinf,
-                                                                kCycleShare * kAcceptanceTolerance)
-                                              .accepted;
+    // A basis whose answer the rule takes at its full tolerance only (z0 c_max within it as
+    // well) is kept: when every cover fails, run() takes the best such answer as a last
+    // resort, deferred as a refused end's flips are (repair_refused_end). On five islands of
+    // the 40-body bin pile under the structural method (steps 227 to 707 at 0b09cd9, 37-40
+    // bodies, n = 1,008 to 1,080) every cover of both fast methods failed: cycles at z0 of
+    // 1.2e-10 to 3e-9 (c_max 1.1, against a leaving slack of 1e-10) or at 1e-5 on the first
+    // cover, singular bases, and bases at z0's leaving infeasible by 7e-9 to 1e-6 (the same
+    // in long double). Their cycles' bases with z0 dropped pass at -2.3e-10 to -5.4e-10.
+    if (cycled && qz0_ >= 0.0 && qz0_ * max_cover() <= kAcceptanceTolerance * qscale &&
+        final_answer(result)) {
+      const LcpCheck share =
+          check_complementarity(result->z, result->w, qinf, kCycleShare * kAcceptanceTolerance);
+      answered_ =
+          share.accepted && qz0_ * max_cover() <= kCycleShare * kAcceptanceTolerance * qscale;
       if (answered_) {
         ++stats_.cycle_answers;
         return LcpStatus::Solved;
       }
+      keep_cycle_end(*result, share.min_entry);
     }
     if (reduced_ && !z0_refused) {
       for (Eigen::Index e = 0; e < Vq_.size(); ++e) path_.push_back(Vq_[e] / qz0_);
@@ -1286,6 +1313,8 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   }
   std::optional<LcpStatus> status;
   first_refused_.clear();
+  cycle_end_basic_.clear();
+  cycle_end_min_ = -std::numeric_limits<double>::infinity();
   bool refused = false;  // the path ended, but on an answer the acceptance check refuses
   // Reduced: each restart for a large covering entry adds at least one contact to the
   // starting set, so there are at most n; another_cover() allows kCoverRestarts more. The
@@ -1326,6 +1355,24 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
     } else {
       result.z = z;
       result.w = w;
+    }
+  }
+  if (result.status != LcpStatus::Solved && repair_ends_ && !cycle_end_basic_.empty()) {
+    // Every cover failed, and so did a refused end's flips (or there was none), and some
+    // cycle's basis has an answer the rule takes at its full tolerance: the very last
+    // resort, deferred as the flips are in a World step (the fallback chain's RepairedEnd
+    // stage). After the flips: on the ten-block tower at d = 8 (step 25399) the reduced
+    // method's cycle answer passes at -5e-10 and the flips of its first refused end answer.
+    result.z = cycle_end_.z;
+    result.w = cycle_end_.w;
+    result.status = LcpStatus::Solved;
+    ++stats_.cycle_answers;
+    for (int k = 0; k < size_; ++k) {
+      if (cycle_end_basic_[k]) {
+        state_[k] = Pair::ZBasic;
+      } else if (state_[k] == Pair::ZBasic || state_[k] == Pair::Neither) {
+        state_[k] = Pair::WBasic;
+      }
     }
   }
   if (result.status == LcpStatus::Solved) {
