@@ -341,18 +341,25 @@ class StandardLemke {
     return z;
   }
 
+  // The basis's index sets: *alpha the basic z, *rows the rows whose w is nonbasic.
+  void basis_sets(std::vector<int>* alpha, std::vector<int>* rows) const {
+    alpha->clear();
+    rows->clear();
+    for (int j = 0; j < n_; ++j) {
+      if (row_of_[n_ + j] >= 0) alpha->push_back(j);
+      if (row_of_[j] < 0) rows->push_back(j);
+    }
+  }
+
   // z of the basis a ray ended on, solved afresh with z0 among the unknowns and its value
   // then dropped: M_Ra z_a + c_R z0 = -q_R over the rows R whose w is nonbasic, square at a
   // ray (both members of the entering pair are nonbasic), solve_refined. The path may have
-  // kept z0 above zero by round-off alone; the acceptance rule
-  // decides whether this z is an answer (the fast methods' ray answer, lemke_fast.cpp).
-  // False when the system is numerically singular.
+  // kept z0 above zero by round-off alone; the acceptance rule decides whether this z is an
+  // answer (the fast methods' ray answer, lemke_fast.cpp). False when the system is
+  // numerically singular.
   bool ray_z(VecX* z) const {
     std::vector<int> alpha, rows;
-    for (int j = 0; j < n_; ++j) {
-      if (row_of_[n_ + j] >= 0) alpha.push_back(j);
-      if (row_of_[j] < 0) rows.push_back(j);
-    }
+    basis_sets(&alpha, &rows);
     const int k = static_cast<int>(alpha.size());
     if (static_cast<int>(rows.size()) != k + 1) return false;
     MatX A(k + 1, k + 1);
@@ -372,12 +379,7 @@ class StandardLemke {
   // overdetermined. Returns false when M_Ra has numerically dependent columns.
   bool complementary_z(VecX* z) const {
     std::vector<int> alpha, rows;
-    alpha.reserve(n_);
-    rows.reserve(n_);
-    for (int j = 0; j < n_; ++j) {
-      if (row_of_[n_ + j] >= 0) alpha.push_back(j);
-      if (row_of_[j] < 0) rows.push_back(j);
-    }
+    basis_sets(&alpha, &rows);
     *z = VecX::Zero(n_);
     if (alpha.empty()) return true;
     VecX z_a;
