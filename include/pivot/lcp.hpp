@@ -55,7 +55,8 @@ struct LemkeOptions {
 // A complementary basis: z_basic[k] says whether z_k is basic, else w_k is. A method's
 // answer carries the basis it ended on; handed back to solve_contact as a warm start for
 // the next, similar problem (the next step's, rows matched by contact), the method solves
-// that basis first and takes its answer when it is as feasible as the end of a path.
+// that basis first and takes its answer when it is as feasible as the end of a path; the
+// fast methods otherwise start Lemke's path from it.
 struct LcpBasis {
   std::vector<char> z_basic;  // empty: no basis (a cold start)
 };
@@ -157,9 +158,11 @@ struct ContactProblem {
 
 // Solves the contact LCP. Standard forms the dense matrix of (8); Structural and Reduced
 // never form it (Lloyd Sec. 5.1-5.3). Every method tries `warm` first when it has the
-// LCP's size (an answer only if it passes the same acceptance check, else Lemke's path
-// from Step 0 as without it); the standard method only up to n = 512, where its dense
-// solve of the basis costs less than a path.
+// LCP's size (an answer only if it passes the same acceptance check); the standard method
+// only up to n = 512, where its dense solve of the basis costs less than a path. Short of
+// an answer, Structural and Reduced start Lemke's path at that basis with a covering
+// vector that makes it feasible, and when that path fails (and for Standard at once)
+// Lemke's path runs from Step 0 as without it.
 LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
                         const LemkeOptions& options = {}, const LcpBasis& warm = {});
 

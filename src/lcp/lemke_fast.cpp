@@ -75,6 +75,11 @@ ContactColumn combine(const ContactColumn& a, double s, const ContactColumn& b) 
 // from Step 0, where its rows have covering entries of one.
 constexpr double kMaxCover = 1e3;
 
+// A path from the warm basis gets this many pivots per LCP variable (the default budget is
+// 50 per variable, default_max_pivots): a start near the answer needs a few, and one that
+// wanders further leaves the rest of the budget to Step 0's path.
+constexpr int kWarmPathPivots = 2;
+
 // A blocking row is determinate when its m' is negative by more than this many of its
 // round-off bounds. Those bounds are first order and the condition estimate behind them
 // (U's diagonal) can be low by orders of magnitude in a near-singular basis, so a rounded
@@ -218,13 +223,18 @@ class FastLemke {
   void start_basis();
   bool warm_answer(const LcpBasis& warm, LcpResult* result);
   int flip_to_answer(double slack, int max_flips, LcpResult* result);
+  std::optional<LcpStatus> warm_path(const LcpBasis& warm, LcpResult* result);
+  void warm_cover();
   bool repaired_end(LcpResult* result);
   void engage_friction(LcpResult* result);
   double answer_slack() const;
   void keep_refused_end();
   void keep_cycle_end(const LcpResult& answer, double min_entry);
   Activation activate(int contact);
-  std::optional<LcpStatus> pivot_to_solution(LcpResult* result);
+  // The path's start: Step 0 from the all-w basis, or the warm basis in state_ with the
+  // covering vector of warm_cover().
+  enum class Start { Cold, Warm };
+  std::optional<LcpStatus> pivot_to_solution(LcpResult* result, Start start = Start::Cold);
   bool another_cover();
   bool final_answer(LcpResult* result);
   void bound_row(int k);
@@ -308,6 +318,8 @@ class FastLemke {
   std::vector<char> cycle_end_basic_;
   double cycle_end_min_ = -std::numeric_limits<double>::infinity();
   std::vector<char> cold_active_;  // active_ before a warm start, restored when it fails
+  VecX unit_rates_;                // the warm path's Step 0: B^-1 c, all ones (warm_cover)
+  bool warm_at_rest_ = true;       // the warm basis's answer, before any flip, is at_rest
   LcpResult engaged_;              // engage_friction(): the answer before its last flip
   std::vector<char> engaged_basic_;  // and its basis
   VecX vfinal_;                    // finish(): the normalised velocity of the answer
@@ -521,7 +533,8 @@ void FastLemke::solve(const Rhs& in) {
   lambda_mag_max_ = 0.0;
   for (size_t s = 0; s < lambda_rows_.size(); ++s) {
     const int x = x_of_[lambda_rows_[s]];
-    add_abs_column(friction(x), c_[lambda_index(lambda_rows_[s])] * z0mag_ + std::abs(bgamma_[s]),
+    add_abs_column(friction(x),
+                   std::abs(c_[lambda_index(lambda_rows_[s])]) * z0mag_ + std::abs(bgamma_[s]),
                    &vabs_);
   }
   for (int a = 0; a < nt; ++a) {
@@ -552,11 +565,11 @@ void FastLemke::solve(const Rhs& in) {
     const double theta = theta_basic ? zval_[i] : 0.0;
     // Lloyd (38): phi_x = mu theta - E' phi_kappa + c_gamma z0 - b_gamma.
     zval_[x] = nc_.mu[i] * theta - phi_sum + c_[l] * z0val_ - bgamma_[s];
-    zmag_[x] = (theta_basic ? nc_.mu[i] * zmag_[i] : 0.0) + phi_mag + c_[l] * z0mag_ +
+    zmag_[x] = (theta_basic ? nc_.mu[i] * zmag_[i] : 0.0) + phi_mag + std::abs(c_[l]) * z0mag_ +
                std::abs(bgamma_[s]);
     // Lloyd (41): lambda = -D_x' v_c + b_x - c_x z0.
     zval_[l] = bx_[s] - c_[x] * z0val_ - column_dot(friction(x), v_);
-    zmag_[l] = std::abs(bx_[s]) + c_[x] * z0mag_ + abs_column_dot(friction(x), vabs_);
+    zmag_[l] = std::abs(bx_[s]) + std::abs(c_[x]) * z0mag_ + abs_column_dot(friction(x), vabs_);
     lambda_mag_max_ = std::max(lambda_mag_max_, zmag_[l]);
   }
   // Velocity part of every row: V = u + N_a theta + D_a phi.
@@ -603,7 +616,7 @@ double FastLemke::basic_w_value(const Rhs& in, int k) const {
 // of a solve: vabs of its velocity, zmag of its basic z, z0mag of its z0.
 double FastLemke::basic_w_magnitude(const Rhs& in, int k, const VecX& vabs, const VecX& zmag,
                                     double z0mag) const {
-  const double cover = c_[k] * z0mag + std::abs(input_extra(in, k));
+  const double cover = std::abs(c_[k]) * z0mag + std::abs(input_extra(in, k));
   const int i = contact_of(k);
   switch (kind(k)) {
     case Kind::Normal:
@@ -717,7 +730,7 @@ bool FastLemke::z0_vanished(double slack) const {
   double cmax = 0.0;
   for (int k = 0; k < size_; ++k) {
     if (state_[k] == Pair::Inactive) continue;
-    cmax = std::max(cmax, c_[k]);
+    cmax = std::max(cmax, std::abs(c_[k]));
     // A basis whose values are not feasible is no answer, whatever z0.
     if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) && qval_[k] < -slack) return false;
   }
@@ -728,7 +741,7 @@ bool FastLemke::z0_vanished(double slack) const {
 double FastLemke::max_cover() const {
   double cmax = 0.0;
   for (int k = 0; k < size_; ++k) {
-    if (state_[k] != Pair::Inactive) cmax = std::max(cmax, c_[k]);
+    if (state_[k] != Pair::Inactive) cmax = std::max(cmax, std::abs(c_[k]));
   }
   return cmax;
 }
@@ -753,7 +766,7 @@ Blocking FastLemke::blocks(int k) {
   if (!bounded_[k]) {
     const bool cone = k >= n_ + n_ * d_;
     const double upper = row_l1_[k] * (cone ? zmag_max_ : vabs_max_) +
-                         (k < n_ || cone ? 0.0 : lambda_mag_max_) + c_[k] * mz0mag_ + 1.0;
+                         (k < n_ || cone ? 0.0 : lambda_mag_max_) + std::abs(c_[k]) * mz0mag_ + 1.0;
     if (mval_[k] < -kDeterminate * noise_ * upper) return Blocking::Determinate;
   }
   bound_row(k);
@@ -863,6 +876,7 @@ void FastLemke::finish(LcpResult* result) {
 // minutes at rest, and one flip restores a feasible basis. Else the solver is left as it
 // was, for Step 0.
 bool FastLemke::warm_answer(const LcpBasis& warm, LcpResult* result) {
+  warm_at_rest_ = true;
   if (static_cast<int>(warm.z_basic.size()) != size_) return false;
   warm_basic_ = warm.z_basic;
   const int flips = flip_to_answer(answer_slack(), kFlipRepairs, result);
@@ -900,6 +914,7 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result) {
     if (!ok) break;
     solve(Rhs{Rhs::Q, -1, 1.0});
     finish(result);
+    if (repair == 0) warm_at_rest_ = at_rest(result->z, result->w, n_, d_, answer_slack());
     int worst = 0;
     for (int k = 1; k < size_; ++k) {
       if (std::min(result->z[k], result->w[k]) < std::min(result->z[worst], result->w[worst]))
@@ -913,6 +928,83 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result) {
   }
   active_ = cold_active_;
   return -1;
+}
+
+// The covering vector of a path from the complementary basis B in state_: c = B e, so that
+// the basic values B^-1 (q + c z0) = B^-1 q + z0 e all rise with z0 at unit rate and z0's
+// entering makes B feasible, as Step 0 does for the all-w basis (the ray B e of Fackler and
+// Miranda's lemke, CompEcon). With w = M z + q + c z0 and z_Z basic, B's columns are e_k
+// for the basic w and -M_k for the basic z, so c = e_W - M 1_Z: M 1_Z formed as finish()
+// forms M z, through the bodies' velocities. Its entries have either sign, which is why
+// the round-off bounds take |c_k|.
+void FastLemke::warm_cover() {
+  VecX& V = vfinal_;
+  V.setZero(6 * nc_.num_bodies);
+  for (int i = 0; i < n_; ++i) {
+    if (state_[i] == Pair::ZBasic) add_scaled_column(nc_.N[i], 1.0, &V);
+  }
+  for (int g = 0; g < n_ * d_; ++g) {
+    if (state_[n_ + g] == Pair::ZBasic) add_scaled_column(nc_.D[g], 1.0, &V);
+  }
+  const auto basic = [&](int k) { return state_[k] == Pair::ZBasic ? 1.0 : 0.0; };
+  for (int k = 0; k < size_; ++k) {
+    if (state_[k] == Pair::Inactive) continue;
+    const int i = contact_of(k);
+    double m1 = 0.0;  // (M 1_Z)_k
+    switch (kind(k)) {
+      case Kind::Normal:
+        m1 = column_dot(nc_.N[k], V);
+        break;
+      case Kind::Friction:
+        m1 = column_dot(friction(k), V) + basic(lambda_index(i));
+        break;
+      case Kind::Cone:
+        m1 = nc_.mu[i] * basic(i);
+        for (int j = 0; j < d_; ++j) m1 -= basic(phi_index(i, j));
+        break;
+    }
+    c_[k] = (state_[k] == Pair::WBasic ? 1.0 : 0.0) - m1;
+  }
+  lu_.invalidate();  // the covering entries are in the reduced matrix's z0 column
+}
+
+// Lemke's path from the warm basis (issue 15, item 1), started there with the covering
+// vector of warm_cover, when the flips have not made the basis an answer and the island
+// moves (run()). A path from a basis that is nearly the answer is short where Step 0's may
+// be long: on the 40-body bin pile under the structural method a sliding contact reverses
+// between steps, the flip that would follow it is singular, and Step 0's paths take 2,700
+// to 15,800 pivots a step (docs/lemke-fast.md, "Warm start"). Within kWarmPathPivots per
+// variable, with no restart; on any failure the solver is left for Step 0 with its active
+// contacts as they were. Solved (an answer the rule takes) or Cancelled, else nothing.
+std::optional<LcpStatus> FastLemke::warm_path(const LcpBasis& warm, LcpResult* result) {
+  if (static_cast<int>(warm.z_basic.size()) != size_) return std::nullopt;
+  // Every contact separating (q >= 0 on Step 0's rows): z = 0, which Step 0 sees at once.
+  const Rhs q_rhs{Rhs::Q, -1, 1.0};
+  bool separating = true;
+  for (int k = 0; k < size_ && separating; ++k) {
+    if (kind(k) == Kind::Normal || active_[contact_of(k)]) separating = input_row(q_rhs, k) >= 0.0;
+  }
+  if (separating) return std::nullopt;
+  cold_active_ = active_;
+  for (int k = 0; k < size_; ++k) {
+    if (warm.z_basic[k]) active_[contact_of(k)] = 1;
+  }
+  start_basis();
+  for (int k = 0; k < size_; ++k) {
+    if (warm.z_basic[k]) state_[k] = Pair::ZBasic;
+  }
+  warm_cover();
+  const int limit = max_pivots_;
+  max_pivots_ = std::min(limit, result->pivots + kWarmPathPivots * size_);
+  const std::optional<LcpStatus> status = pivot_to_solution(result, Start::Warm);
+  max_pivots_ = limit;
+  if (status == LcpStatus::Cancelled) return status;
+  if (status == LcpStatus::Solved && (answered_ || final_answer(result))) {
+    ++stats_.warm_paths;
+    return status;
+  }
+  active_ = cold_active_;
+  return std::nullopt;
 }
 
 // The last resort after every covering vector's path has failed: the first path end the
@@ -1034,37 +1126,67 @@ void FastLemke::keep_refused_end() {
 // restart: a contact could only be added with a covering entry above kMaxCover, and it is
 // now marked active. Counts the pivots into result->pivots. An end whose answer was judged
 // on the way (z0's leaving within noise) leaves that answer in *result and sets answered_.
-std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result) {
+std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start start) {
   int* pivots = &result->pivots;
   answered_ = false;
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
-  // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
-  // q_i / c_i (lexicographically) leaves.
-  double lowest = 0.0, qinf = 0.0;
+  double qinf = 0.0;
   for (int k = 0; k < size_; ++k) {
     qval_[k] = input_row(q_rhs, k);
     qinf = std::max(qinf, std::abs(qval_[k]));
-    if (state_[k] != Pair::Inactive) lowest = std::min(lowest, qval_[k] / c_[k]);
   }
   const double qscale = std::max(1.0, qinf);
   slack_ = kLeavingSlack * qscale;
-  if (lowest >= 0.0) return LcpStatus::Solved;
+  std::uint64_t z_keys = 0;  // XOR of the keys of the basic z
+  double lowest = 0.0;
   candidates_.clear();
-  for (int k = 0; k < size_; ++k) {
-    if (state_[k] != Pair::Inactive && qval_[k] / c_[k] <= lowest * (1.0 - tol_))
-      candidates_.push_back(k);
+  if (start == Start::Cold) {
+    // Step 0 (Lloyd Sec. 4): z = 0 if q >= 0, else z0 enters and the row with the smallest
+    // q_i / c_i (lexicographically) leaves.
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] != Pair::Inactive) lowest = std::min(lowest, qval_[k] / c_[k]);
+    }
+    if (lowest >= 0.0) return LcpStatus::Solved;
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] != Pair::Inactive && qval_[k] / c_[k] <= lowest * (1.0 - tol_))
+        candidates_.push_back(k);
+    }
+    r_ = lexicographic_min(c_);
+    driving_is_z_ = true;
+  } else {
+    // From the warm basis B, whose covering vector B e (warm_cover) raises every basic
+    // value at unit rate with z0: z0 enters at the most negative one, which leaves, and its
+    // complement drives.
+    const auto t0 = Clock::now();
+    const bool ok = build_basis(Factor::Fresh);
+    stats_.factor_time_us += microseconds_since(t0);
+    if (!ok) return LcpStatus::NumericalFailure;
+    store_basic_values(q_rhs, &qval_, &qmag_);
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic)
+        lowest = std::min(lowest, qval_[k]);
+    }
+    if (lowest >= 0.0) return LcpStatus::Solved;
+    for (int k = 0; k < size_; ++k) {
+      if ((state_[k] == Pair::ZBasic || state_[k] == Pair::WBasic) &&
+          qval_[k] <= lowest * (1.0 - tol_))
+        candidates_.push_back(k);
+    }
+    unit_rates_.setOnes(size_);
+    r_ = lexicographic_min(unit_rates_);
+    driving_is_z_ = state_[r_] == Pair::WBasic;
+    for (int k = 0; k < size_; ++k) {
+      if (state_[k] == Pair::ZBasic && k != r_) z_keys ^= signature_key(k);
+    }
   }
-  r_ = lexicographic_min(c_);
   state_[r_] = Pair::Neither;
   z0_basic_ = true;
-  driving_is_z_ = true;
   ++*pivots;
   // Cycle detection (CycleWatch, lemke_standard.hpp). On a 20-box pile (issue 21) a
   // friction row of one of a face's four coplanar corners left at a degenerate vertex where
   // the rows' values were -5e-12 (inside the leaving slack), and the path retraced its last
   // 130 pivots, then turned again at the other end: a period of 262 pivots, repeated to the
   // pivot limit (186,650 pivots, 14 s).
-  std::uint64_t z_keys = 0;  // XOR of the keys of the basic z
   CycleWatch cycle;
   // A cycle's answer: z0 c_max and the answer within this share of the rule's tolerance.
   constexpr double kCycleShare = 0.25;
@@ -1311,31 +1433,39 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
     out->stats = stats_;
     return;
   }
-  std::optional<LcpStatus> status;
   first_refused_.clear();
   cycle_end_basic_.clear();
   cycle_end_min_ = -std::numeric_limits<double>::infinity();
+  // When the warm basis is no answer and the island moves (the basis's answer, before any
+  // flip, not at_rest), Lemke's path from that basis (warm_path); when that fails, or at
+  // rest, Step 0's. At rest the answer of Step 0's path is the one the next steps' warm
+  // starts keep, and a path from the last basis ends on another of the many answers of
+  // coplanar contacts, which they keep less often: the ten-block tower's 600 s with the
+  // warm path wherever the flips fail had 8,171 of 60,000 solves not warm, against 249
+  // without it and 84 with it for a moving island only.
+  const std::optional<LcpStatus> warm_end = warm_at_rest_ ? std::nullopt : warm_path(warm, &result);
+  LcpStatus status = warm_end.value_or(LcpStatus::NumericalFailure);
   bool refused = false;  // the path ended, but on an answer the acceptance check refuses
   // Reduced: each restart for a large covering entry adds at least one contact to the
   // starting set, so there are at most n; another_cover() allows kCoverRestarts more. The
   // pivots of every attempt count.
-  while (true) {
+  while (!warm_end) {
     start_basis();
-    status = pivot_to_solution(&result);
-    if (!status) continue;
-    refused = *status == LcpStatus::Solved && !answered_ && !final_answer(&result);
+    const std::optional<LcpStatus> end = pivot_to_solution(&result);
+    if (!end) continue;
+    status = *end;
+    refused = status == LcpStatus::Solved && !answered_ && !final_answer(&result);
     if (refused) {
       status = LcpStatus::NumericalFailure;  // result holds that answer
       keep_refused_end();
     }
     // A ray too: a contact LCP of (8) has a solution Lemke's method reaches (Lloyd Sec. 2),
     // so its rays are the round-off's, as its other failures are.
-    const bool failed =
-        *status == LcpStatus::NumericalFailure || *status == LcpStatus::SecondaryRay;
+    const bool failed = status == LcpStatus::NumericalFailure || status == LcpStatus::SecondaryRay;
     if (failed && another_cover()) continue;
     break;
   }
-  result.status = *status;
+  result.status = status;
   if (result.status != LcpStatus::Solved && !refused) {
     // Not a solution: report the last basic z values (z0 dropped) for diagnosis, with their
     // w = M z + q as the standard method does, so that what fails to hold is the sign or
