@@ -221,8 +221,14 @@ class FastLemke {
                            double z0mag) const;
   void store_basic_values(const Rhs& in, VecX* out, VecX* magnitude);
   void start_basis();
-  bool warm_answer(const LcpBasis& warm, LcpResult* result);
-  int flip_to_answer(double slack, int max_flips, LcpResult* result);
+  // warm_answer's outcome: whether the (repaired) warm basis answered, and whether its
+  // answer before any flip was at_rest (run() takes Lemke's path from it only when not).
+  struct WarmStart {
+    bool answered = false;
+    bool at_rest = true;
+  };
+  WarmStart warm_answer(const LcpBasis& warm, LcpResult* result);
+  int flip_to_answer(double slack, int max_flips, LcpResult* result, bool* first_at_rest = nullptr);
   std::optional<LcpStatus> warm_path(const LcpBasis& warm, LcpResult* result);
   void warm_cover();
   bool repaired_end(LcpResult* result);
@@ -246,6 +252,8 @@ class FastLemke {
   bool indeterminate_rows_stay_feasible(double tmin, bool* spared_infeasible) const;
   int lexicographic_min(const VecX& divisor);
   void finish(LcpResult* result);
+  void impulse_velocity(const VecX& z, bool with_free, VecX* v) const;
+  void lcp_rows(const VecX& z, const VecX& v, bool with_q, VecX* w) const;
 
   NormalizedContacts nc_;
   int n_, d_, size_;
@@ -319,7 +327,7 @@ class FastLemke {
   double cycle_end_min_ = -std::numeric_limits<double>::infinity();
   std::vector<char> cold_active_;  // active_ before a warm start, restored when it fails
   VecX unit_rates_;                // the warm path's Step 0: B^-1 c, all ones (warm_cover)
-  bool warm_at_rest_ = true;       // the warm basis's answer, before any flip, is at_rest
+  VecX basic_ones_, basic_rows_;   // warm_cover(): 1_Z (one for each basic z) and M 1_Z
   LcpResult engaged_;              // engage_friction(): the answer before its last flip
   std::vector<char> engaged_basic_;  // and its basis
   VecX vfinal_;                    // finish(): the normalised velocity of the answer
@@ -839,9 +847,7 @@ void FastLemke::finish(LcpResult* result) {
     if (state_[k] == Pair::ZBasic) result->z[k] = zval_[k];
   }
   VecX& V = vfinal_;
-  V = nc_.k;
-  for (int i = 0; i < n_; ++i) add_scaled_column(nc_.N[i], result->z[i], &V);
-  for (int g = 0; g < n_ * d_; ++g) add_scaled_column(nc_.D[g], result->z[n_ + g], &V);
+  impulse_velocity(result->z, true, &V);
   // A contact never added has theta = phi = 0, so gamma = 0 and any lambda >= 0 is
   // complementary to it; the smallest one with sigma = D'v + lambda >= 0 completes z.
   for (int i = 0; i < n_; ++i) {
@@ -850,16 +856,34 @@ void FastLemke::finish(LcpResult* result) {
     for (int j = 0; j < d_; ++j) lambda = std::max(lambda, -column_dot(nc_.D[i * d_ + j], V));
     result->z[lambda_index(i)] = lambda;
   }
-  result->w = VecX::Zero(size_);
+  lcp_rows(result->z, V, true, &result->w);
+}
+
+// v = k + N theta + D phi (with_free), or without k: the normalised velocity that the
+// impulses z give, Lloyd (27), through which M z is formed without forming M.
+void FastLemke::impulse_velocity(const VecX& z, bool with_free, VecX* v) const {
+  if (with_free) {
+    *v = nc_.k;
+  } else {
+    v->setZero(6 * nc_.num_bodies);
+  }
+  for (int i = 0; i < n_; ++i) add_scaled_column(nc_.N[i], z[i], v);
+  for (int g = 0; g < n_ * d_; ++g) add_scaled_column(nc_.D[g], z[n_ + g], v);
+}
+
+// The rows of M z (+ q with with_q) from z and its velocity v (impulse_velocity with the
+// same with_free): nu = N'v (+ b), sigma = D'v + lambda, gamma = mu theta - sum phi.
+void FastLemke::lcp_rows(const VecX& z, const VecX& v, bool with_q, VecX* w) const {
+  w->setZero(size_);
   for (int i = 0; i < n_; ++i) {
-    result->w[i] = column_dot(nc_.N[i], V) + nc_.b[i];
-    double cone = nc_.mu[i] * result->z[i];
+    (*w)[i] = column_dot(nc_.N[i], v) + (with_q ? nc_.b[i] : 0.0);
+    double cone = nc_.mu[i] * z[i];
     for (int j = 0; j < d_; ++j) {
       const int g = phi_index(i, j);
-      result->w[g] = column_dot(friction(g), V) + result->z[lambda_index(i)];
-      cone -= result->z[g];
+      (*w)[g] = column_dot(friction(g), v) + z[lambda_index(i)];
+      cone -= z[g];
     }
-    result->w[lambda_index(i)] = cone;
+    (*w)[lambda_index(i)] = cone;
   }
 }
 
@@ -875,14 +899,15 @@ void FastLemke::finish(LcpResult* result) {
 // times: a basic value of a face's fourth, unloaded contact drifts below -slack over
 // minutes at rest, and one flip restores a feasible basis. Else the solver is left as it
 // was, for Step 0.
-bool FastLemke::warm_answer(const LcpBasis& warm, LcpResult* result) {
-  warm_at_rest_ = true;
-  if (static_cast<int>(warm.z_basic.size()) != size_) return false;
+FastLemke::WarmStart FastLemke::warm_answer(const LcpBasis& warm, LcpResult* result) {
+  WarmStart out;
+  if (static_cast<int>(warm.z_basic.size()) != size_) return out;
   warm_basic_ = warm.z_basic;
-  const int flips = flip_to_answer(answer_slack(), kFlipRepairs, result);
-  if (flips < 0) return false;
+  const int flips = flip_to_answer(answer_slack(), kFlipRepairs, result, &out.at_rest);
+  if (flips < 0) return out;
   stats_.warm_repairs = flips;
-  return true;
+  out.answered = true;
+  return out;
 }
 
 // How far below zero an entry of an answer found by flips may be: the leaving slack of a
@@ -897,8 +922,9 @@ double FastLemke::answer_slack() const {
 // The flips of warm_answer from the basis in warm_basic_, at most max_flips: the number of
 // flips that made it an answer with every entry at or above -slack that the acceptance rule
 // takes, or -1 (the solver's active contacts then as they were). A stop request is heard
-// between flips.
-int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result) {
+// between flips. first_at_rest, when given, is set to whether the basis's answer before any
+// flip is at_rest within slack (left as it is when that basis cannot be solved).
+int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result, bool* first_at_rest) {
   cold_active_ = active_;
   for (int repair = 0; repair <= max_flips && !stop_(); ++repair) {
     for (int k = 0; k < size_; ++k) {
@@ -914,7 +940,7 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result) {
     if (!ok) break;
     solve(Rhs{Rhs::Q, -1, 1.0});
     finish(result);
-    if (repair == 0) warm_at_rest_ = at_rest(result->z, result->w, n_, d_, answer_slack());
+    if (repair == 0 && first_at_rest) *first_at_rest = at_rest(result->z, result->w, n_, d_, slack);
     int worst = 0;
     for (int k = 1; k < size_; ++k) {
       if (std::min(result->z[k], result->w[k]) < std::min(result->z[worst], result->w[worst]))
@@ -938,32 +964,16 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result) {
 // forms M z, through the bodies' velocities. Its entries have either sign, which is why
 // the round-off bounds take |c_k|.
 void FastLemke::warm_cover() {
-  VecX& V = vfinal_;
-  V.setZero(6 * nc_.num_bodies);
-  for (int i = 0; i < n_; ++i) {
-    if (state_[i] == Pair::ZBasic) add_scaled_column(nc_.N[i], 1.0, &V);
-  }
-  for (int g = 0; g < n_ * d_; ++g) {
-    if (state_[n_ + g] == Pair::ZBasic) add_scaled_column(nc_.D[g], 1.0, &V);
-  }
-  const auto basic = [&](int k) { return state_[k] == Pair::ZBasic ? 1.0 : 0.0; };
+  basic_ones_.setZero(size_);
   for (int k = 0; k < size_; ++k) {
-    if (state_[k] == Pair::Inactive) continue;
-    const int i = contact_of(k);
-    double m1 = 0.0;  // (M 1_Z)_k
-    switch (kind(k)) {
-      case Kind::Normal:
-        m1 = column_dot(nc_.N[k], V);
-        break;
-      case Kind::Friction:
-        m1 = column_dot(friction(k), V) + basic(lambda_index(i));
-        break;
-      case Kind::Cone:
-        m1 = nc_.mu[i] * basic(i);
-        for (int j = 0; j < d_; ++j) m1 -= basic(phi_index(i, j));
-        break;
-    }
-    c_[k] = (state_[k] == Pair::WBasic ? 1.0 : 0.0) - m1;
+    if (state_[k] == Pair::ZBasic) basic_ones_[k] = 1.0;
+  }
+  VecX& V = vfinal_;
+  impulse_velocity(basic_ones_, false, &V);
+  lcp_rows(basic_ones_, V, false, &basic_rows_);
+  for (int k = 0; k < size_; ++k) {
+    if (state_[k] != Pair::Inactive)
+      c_[k] = (state_[k] == Pair::WBasic ? 1.0 : 0.0) - basic_rows_[k];
   }
   lu_.invalidate();  // the covering entries are in the reduced matrix's z0 column
 }
@@ -1425,7 +1435,8 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   result.pivots = 0;
   result.warm = false;
   result.basis.z_basic.clear();
-  if (warm_answer(warm, &result)) {
+  const WarmStart warm_start = warm_answer(warm, &result);
+  if (warm_start.answered) {
     result.status = LcpStatus::Solved;
     result.warm = true;
     result.basis.z_basic = warm_basic_;  // as repaired
@@ -1443,7 +1454,8 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   // coplanar contacts, which they keep less often: the ten-block tower's 600 s with the
   // warm path wherever the flips fail had 8,171 of 60,000 solves not warm, against 249
   // without it and 84 with it for a moving island only.
-  const std::optional<LcpStatus> warm_end = warm_at_rest_ ? std::nullopt : warm_path(warm, &result);
+  const std::optional<LcpStatus> warm_end =
+      warm_start.at_rest ? std::nullopt : warm_path(warm, &result);
   LcpStatus status = warm_end.value_or(LcpStatus::NumericalFailure);
   bool refused = false;  // the path ended, but on an answer the acceptance check refuses
   // Reduced: each restart for a large covering entry adds at least one contact to the
