@@ -158,11 +158,10 @@ struct ContactProblem {
 
 // Solves the contact LCP. Standard forms the dense matrix of (8); Structural and Reduced
 // never form it (Lloyd Sec. 5.1-5.3). Every method tries `warm` first when it has the
-// LCP's size (an answer only if it passes the same acceptance check); the standard method
-// only up to n = 512, where its dense solve of the basis costs less than a path. Short of
-// an answer, Structural and Reduced start Lemke's path at that basis with a covering
-// vector that makes it feasible, and when that path fails (and for Standard at once)
-// Lemke's path runs from Step 0 as without it.
+// LCP's size (an answer only if it passes the same acceptance check). Short of an answer,
+// Structural and Reduced start Lemke's path at that basis with a covering vector that
+// makes it feasible, and when that path fails (and for Standard at once) Lemke's path runs
+// from Step 0 as without it.
 LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
                         const LemkeOptions& options = {}, const LcpBasis& warm = {});
 

@@ -722,7 +722,7 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
 bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const LemkeOptions& options,
                  LcpResult* result) {
   const int n = static_cast<int>(q.size());
-  if (static_cast<int>(warm.z_basic.size()) != n || n > kFreshMaxSize) return false;
+  if (static_cast<int>(warm.z_basic.size()) != n) return false;
   std::vector<char> basic = warm.z_basic;
   const double slack = kLeavingSlack * std::max(1.0, q.lpNorm<Eigen::Infinity>());
   if (flip_to_answer(M, q, kFlipRepairs, slack, options, &basic, &result->z, &result->w) < 0)

@@ -125,8 +125,12 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
 // basis `warm` (the previous step's answer, rows matched by contact) made an answer by at
 // most kFlipRepairs flips, held to a path's leaving slack (kLeavingSlack max(1, |q|_inf)).
 // True with *result Solved, warm and its basis set, and no pivots; false, *result
-// unspecified, when it is no answer or n > kFreshMaxSize (a dense solve of the basis then
-// costs more than the path).
+// unspecified, when it is no answer. At any n: its at most kFlipRepairs + 1 dense solves
+// of the basis, O(|a|^3) each, cost less than a path whose pivots cost O(n^2) each and
+// number about |a| or more. The ten-block tower at d = 16 (n = 720, |a| about 70) ran
+// its 60 s in 4.5 s with it against 62 s of cold paths; on the bin pile at rest (n =
+// 1,014, |a| = 428) a refused warm start and forming M took 24 to 53 ms, where the cold
+// path took seconds.
 bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const LemkeOptions& options,
                  LcpResult* result);
 
