@@ -54,6 +54,7 @@ class StepStats:
     islands: int
     pivots: int
     warm_starts: int
+    warm_paths: int
     fallbacks: int
     rescues: dict[str, int]
     recoveries: int

@@ -24,6 +24,7 @@ struct StepStats {
   int islands = 0;        // islands with at least one contact (those that need an LCP)
   int pivots = 0;         // summed over islands
   int warm_starts = 0;    // islands whose previous step's basis was the answer (no pivot)
+  int warm_paths = 0;     // islands answered by Lemke's path started at that basis
   int fallbacks = 0;      // solves the scene's method failed, handed to the fallback chain
   std::array<int, kFallbackStages> rescues{};  // of those, answered by each FallbackStage
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop

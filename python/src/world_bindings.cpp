@@ -188,6 +188,8 @@ void bind_world(py::module_& m) {
       .def_readonly("pivots", &StepStats::pivots, "Lemke pivots, summed over islands")
       .def_readonly("warm_starts", &StepStats::warm_starts,
                     "islands answered by the previous step's basis (no pivot)")
+      .def_readonly("warm_paths", &StepStats::warm_paths,
+                    "islands answered by Lemke's path started at that basis")
       .def_readonly("fallbacks", &StepStats::fallbacks,
                     "solves the scene's method failed, handed to the fallback chain")
       .def_property_readonly(

@@ -1434,6 +1434,7 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   LcpResult& result = out->lcp;
   result.pivots = 0;
   result.warm = false;
+  result.warm_path = false;
   result.basis.z_basic.clear();
   const WarmStart warm_start = warm_answer(warm, &result);
   if (warm_start.answered) {
@@ -1457,6 +1458,7 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   const std::optional<LcpStatus> warm_end =
       warm_start.at_rest ? std::nullopt : warm_path(warm, &result);
   LcpStatus status = warm_end.value_or(LcpStatus::NumericalFailure);
+  result.warm_path = status == LcpStatus::Solved;
   bool refused = false;  // the path ended, but on an answer the acceptance check refuses
   // Reduced: each restart for a large covering entry adds at least one contact to the
   // starting set, so there are at most n; another_cover() allows kCoverRestarts more. The

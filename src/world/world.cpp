@@ -249,6 +249,7 @@ bool World::step_island(int island_index) {
     if (result.status == LcpStatus::Cancelled) return false;
     solved = result.status == LcpStatus::Solved;
     stats_.warm_starts += result.warm;
+    stats_.warm_paths += result.warm_path;
     if (solved) {
       z = result.z;
       if (warm && !result.basis.z_basic.empty())

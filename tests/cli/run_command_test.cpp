@@ -74,6 +74,7 @@ TEST(RunCommand, JsonSummaryReportsTheRun) {
   // One island a step; at rest, every step after the first takes the previous basis.
   EXPECT_EQ(j["island_solves"], 50);
   EXPECT_EQ(j["warm_starts"], 49);
+  EXPECT_EQ(j["warm_paths"], 0);  // at rest no path starts at the basis
 }
 
 // Egan's corner (scenes/egan_corner.json, tests/scenes/egan_corner_test.cpp): one step,
@@ -107,6 +108,7 @@ TEST(RunCommand, ColdStartSolvesEveryStepFromStepZero) {
   const nlohmann::json j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j["island_solves"], 50);
   EXPECT_EQ(j["warm_starts"], 0);
+  EXPECT_EQ(j["warm_paths"], 0);
   EXPECT_GT(j["pivots_per_step"]["mean"].get<double>(), 1.0);
 }
 

@@ -67,6 +67,7 @@ struct RunSummary {
   double energy_end_j = 0.0;
   std::int64_t island_solves = 0;
   std::int64_t warm_starts = 0;
+  std::int64_t warm_paths = 0;
   int fallbacks = 0;
   std::array<int, kFallbackStages> rescues{};
   int failures = 0;
@@ -136,6 +137,7 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["energy_change_j"] = s.energy_end_j - s.energy_start_j;
     j["island_solves"] = s.island_solves;
     j["warm_starts"] = s.warm_starts;
+    j["warm_paths"] = s.warm_paths;
     j["fallbacks"] = s.fallbacks;
     nlohmann::json rescues = nlohmann::json::object();
     for (int k = 0; k < kFallbackStages; ++k) {
@@ -175,6 +177,8 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
               s.energy_start_j, s.energy_end_j);
   std::printf("warm starts      %lld of %lld island solves (the previous step's basis, no pivot)\n",
               static_cast<long long>(s.warm_starts), static_cast<long long>(s.island_solves));
+  std::printf("warm paths       %lld (Lemke's path started at that basis)\n",
+              static_cast<long long>(s.warm_paths));
   std::string rescued;
   for (int k = 0; k < kFallbackStages; ++k) {
     if (s.rescues[k] == 0) continue;
@@ -244,6 +248,7 @@ int run_scene(const RunOptions& o) {
       s.max_penetration_m = std::max(s.max_penetration_m, st.max_penetration_m);
       s.island_solves += st.islands;
       s.warm_starts += st.warm_starts;
+      s.warm_paths += st.warm_paths;
       s.fallbacks += st.fallbacks;
       for (int stage = 0; stage < kFallbackStages; ++stage) s.rescues[stage] += st.rescues[stage];
       s.failures += st.failures;
