@@ -214,6 +214,8 @@ void ViewerApp::draw_stats_panel() {
   ImGui::Text("real-time factor %.2f", real_time_factor_);
   ImGui::Text("contacts %d  groups %d  islands %d", st.contacts, st.groups, st.islands);
   ImGui::Text("pivots %d  fallbacks %d  failures %d", st.pivots, st.fallbacks, st.failures);
+  // Of the islands: answered by the last step's basis, or by Lemke's path started there.
+  ImGui::Text("warm starts %d  warm paths %d", st.warm_starts, st.warm_paths);
   ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
   ImGui::Text("max penetration %.2e m", st.max_penetration_m);
   const DrawTimes draw = draw_times();
