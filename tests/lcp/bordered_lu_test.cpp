@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -131,6 +132,54 @@ TEST(BorderedLu, AFreshFactorisationIsAskedForAndSmallMatricesAlwaysGetOne) {
   expect_solves(lu, m, false, rng, &worst);
   EXPECT_TRUE(lu.last_fresh());
   EXPECT_LT(worst, 1e-12);
+}
+
+// Below 64 rows a fresh factorisation takes the previous one's entries by key and forms
+// only the new row's and column's, with the same result as forming them all; invalidate()
+// (the covering entries changed) and reset() (another problem) make it form every entry.
+TEST(BorderedLu, ASmallFreshFactorisationFormsOnlyTheNewRowAndColumn) {
+  std::mt19937 rng(11);
+  Keyed m(30);
+  std::shuffle(m.cols.begin(), m.cols.end(), rng);
+  BorderedLu lu;
+  lu.reset(40);
+  int formed = 0;
+  auto factor_counting = [&](bool fresh) {
+    formed = 0;
+    const auto entry = [&](int a, int b) {
+      ++formed;
+      return entry_of(m.rows[a], m.cols[b]);
+    };
+    return lu.factor(30, m.rows.data(), m.cols.data(), entry, 1e-12, fresh);
+  };
+  ASSERT_TRUE(factor_counting(true));
+  EXPECT_EQ(formed, 30 * 30);
+  // A pivot: id 7 leaves, id 100 comes in at other places in the rows and the columns.
+  const auto row7 = std::find(m.rows.begin(), m.rows.end(), 7u);
+  m.rows.erase(row7);
+  m.rows.insert(m.rows.begin() + 3, 100u);
+  m.cols.erase(std::find(m.cols.begin(), m.cols.end(), 7u));
+  m.cols.insert(m.cols.begin() + 17, 100u);
+  ASSERT_TRUE(factor_counting(false));
+  EXPECT_TRUE(lu.last_fresh());
+  EXPECT_EQ(formed, 2 * 30 - 1);  // the new row and the new column
+  // The solve is a fresh factorisation's of the whole matrix, to the bit.
+  BorderedLu whole;
+  whole.reset(40);
+  const auto entry = [&](int a, int b) { return entry_of(m.rows[a], m.cols[b]); };
+  ASSERT_TRUE(whole.factor(30, m.rows.data(), m.cols.data(), entry, 1e-12, true));
+  std::vector<double> y(30), y_whole(30), scale(30), scale_whole(30);
+  for (int a = 0; a < 30; ++a) y[a] = y_whole[a] = std::sin(a + 1.0);
+  lu.solve(y.data(), scale.data());
+  whole.solve(y_whole.data(), scale_whole.data());
+  EXPECT_EQ(y, y_whole);
+  EXPECT_EQ(scale, scale_whole);
+  lu.invalidate();
+  ASSERT_TRUE(factor_counting(false));
+  EXPECT_EQ(formed, 30 * 30);
+  lu.reset(40);
+  ASSERT_TRUE(factor_counting(false));
+  EXPECT_EQ(formed, 30 * 30);
 }
 
 TEST(BorderedLu, ASingularMatrixReachedThroughTheBorderIsRefused) {
