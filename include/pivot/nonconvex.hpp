@@ -115,15 +115,24 @@ struct MaxGroupResult {
   // The search stopped at MaxGroupOptions::max_selections or ::max_failed_in_a_row (status
   // PivotLimit): untried selections remain, so this is no proof that none is a solution.
   bool budget_exhausted = false;
+  // When Solved: the accepted selection's basis over the planes' LCP, in the planes' input
+  // order (a dropped side's rows all w), the warm start of the next, similar problem.
+  LcpBasis plane_basis;
 };
 
 // The same search as solve_lcp_with_max_groups without forming any dense matrix: each
 // selection's Stewart-Trinkle LCP is a contact problem over the kept planes, solved by
 // solve_contact(method) (Lloyd's fast Lemke for Structural and Reduced), and the rows of
 // Egan (32)-(33) are evaluated from the planes' velocities. gamma > 1 as for build_max_lcp.
+// warm: a basis over the planes' LCP (MaxGroupResult::plane_basis of the previous step,
+// rows matched by contact). The search then tries first the selection whose sides carry
+// force in it (a group with none: its least-penetrated side), and every selection's solve
+// starts from the last basis a solve ended on, as solve_contact's warm start; the search
+// and its acceptance are those of a cold start.
 MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
                                              const NonconvexGroups& groups, double gamma,
-                                             LcpMethod method, const MaxGroupOptions& options = {});
+                                             LcpMethod method, const MaxGroupOptions& options = {},
+                                             const LcpBasis& warm = {});
 
 // The nonconvex groups of a contact problem over planes with their formulation and its
 // constant: what a grouped island's step solves, and what a grouped problem file
@@ -135,8 +144,10 @@ struct PlaneGroups {
 };
 
 // A grouped solve: lcp.z holds the plane impulses (theta, phi, lambda in the planes' input
-// order) when Solved; formulation_z the z of the formulation's full LCP in its layout
-// order (build_grouped_lcp), which the acceptance rule is applied to.
+// order) when Solved, and for the max formulation lcp.basis their basis (plane_basis; empty
+// for the summation formulation, whose LCP is another); formulation_z the z of the
+// formulation's full LCP in its layout order (build_grouped_lcp), which the acceptance rule
+// is applied to.
 struct GroupedSolve {
   LcpResult lcp;
   VecX formulation_z;
@@ -148,9 +159,11 @@ struct GroupedSolve {
 // Max: the selection search on the contact problem with `method` (Lloyd's fast Lemke per
 // selection, no dense matrix). Sum: the group rows couple the planes densely, so the
 // standard method on the dense LCP of Egan (34)-(35), whatever `method` says. Throws
-// std::invalid_argument for Off or a parameter out of range.
+// std::invalid_argument for Off or a parameter out of range. warm: the max formulation's
+// (solve_contact_with_max_groups); the summation formulation starts cold.
 GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGroups& groups,
-                                   LcpMethod method, const LemkeOptions& lemke = {});
+                                   LcpMethod method, const LemkeOptions& lemke = {},
+                                   const LcpBasis& warm = {});
 
 // The formulation's dense LCP (build_max_lcp or build_summation_lcp), for checking.
 NonconvexLcp build_grouped_lcp(const ContactProblem& planes, const PlaneGroups& groups);

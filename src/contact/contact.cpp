@@ -57,6 +57,10 @@ Contact ContactGroup::side_contact(int k) const {
   plane.point = sides[k].point;
   plane.normal = sides[k].normal;
   plane.gap_m = sides[k].gap_m;
+  // The vertex and the side's face: what names the plane from one step to the next (the
+  // warm start's key, world/contact_bases.hpp), as a convex contact's features name it.
+  plane.feature_a = vertex_on_a ? feature_a : sides[k].feature;
+  plane.feature_b = vertex_on_a ? sides[k].feature : feature_b;
   return plane;
 }
 

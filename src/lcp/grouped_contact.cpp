@@ -2,6 +2,7 @@
 // entry the stepper's grouped islands and `pivot lcp solve` on a grouped file share, so a
 // failed step's file replays the step's own solve.
 #include <stdexcept>
+#include <utility>
 
 #include "pivot/nonconvex.hpp"
 
@@ -33,14 +34,15 @@ NonconvexLcp build_grouped_lcp(const ContactProblem& planes, const PlaneGroups& 
 }
 
 GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGroups& groups,
-                                   LcpMethod method, const LemkeOptions& lemke) {
+                                   LcpMethod method, const LemkeOptions& lemke,
+                                   const LcpBasis& warm) {
   check_parameter(groups);
   GroupedSolve out;
   if (groups.form == NonconvexFormulation::Max) {
     MaxGroupOptions options;
     options.lemke = lemke;
-    MaxGroupResult max =
-        solve_contact_with_max_groups(planes, groups.groups, groups.parameter, method, options);
+    MaxGroupResult max = solve_contact_with_max_groups(planes, groups.groups, groups.parameter,
+                                                       method, options, warm);
     out.formulation_z = max.lcp.z;
     out.selections = max.selections;
     out.failed_selections = max.failed_selections;
@@ -48,12 +50,14 @@ GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGrou
     out.lcp = std::move(max.lcp);
     if (out.lcp.status == LcpStatus::Solved) {
       out.lcp.z = plane_solution(max.layout, max.plane_order, out.formulation_z);
+      out.lcp.basis = std::move(max.plane_basis);
     }
     return out;
   }
   const NonconvexLcp lcp = build_summation_lcp(planes, groups.groups, groups.parameter);
   out.lcp = solve_lemke(lcp.lcp.M, lcp.lcp.q, lemke);
   out.formulation_z = out.lcp.z;
+  out.lcp.basis.z_basic.clear();  // the summation formulation's, not the planes'
   if (out.lcp.status == LcpStatus::Solved) out.lcp.z = plane_solution(lcp, out.formulation_z);
   return out;
 }

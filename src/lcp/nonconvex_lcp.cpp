@@ -319,8 +319,10 @@ class PlaneLcp {
   // Lemke on the variables `index` (kept_variables); scatters its z into *z_p on success.
   // rescue: a failed solve climbs the fallback chain (contact_fallback.cpp), where there is
   // one, and only then may a refused path end be repaired (LemkeOptions::repair_refused_end:
-  // the search tries many selections, and a flip costs a fresh factorisation).
-  virtual LcpResult solve(const std::vector<int>& index, bool rescue, VecX* z_p) const = 0;
+  // the search tries many selections, and a flip costs a fresh factorisation). warm: a
+  // basis over those variables to start from (solve_contact's), or empty.
+  virtual LcpResult solve(const std::vector<int>& index, bool rescue, const LcpBasis& warm,
+                          VecX* z_p) const = 0;
 };
 
 // The plane-LCP variables of the kept planes, in the order of the Stewart-Trinkle LCP over
@@ -347,7 +349,9 @@ class DensePlanes final : public PlaneLcp {
   DensePlanes(const DenseLcp& planes, const LemkeOptions& options)
       : planes_(planes), options_(options) {}
   VecX rows(const VecX& z_p) const override { return planes_.M * z_p + planes_.q; }
-  LcpResult solve(const std::vector<int>& index, bool rescue, VecX* z_p) const override {
+  // A dense max formulation comes without a previous step: its solves start cold.
+  LcpResult solve(const std::vector<int>& index, bool rescue, const LcpBasis& /*warm*/,
+                  VecX* z_p) const override {
     LcpResult r = solve_lemke(planes_.M(index, index), planes_.q(index),
                               rescue ? options_ : without_end_repair(options_));
     if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
@@ -367,7 +371,8 @@ class ContactPlanes final : public PlaneLcp {
     double q_scale = 0.0;
     return contact_lcp_w(nc_, z_p, &q_scale);
   }
-  LcpResult solve(const std::vector<int>& index, bool rescue, VecX* z_p) const override {
+  LcpResult solve(const std::vector<int>& index, bool rescue, const LcpBasis& warm,
+                  VecX* z_p) const override {
     const int P = planes_.num_contacts();
     const int d = planes_.d;
     ContactProblem kept;
@@ -381,8 +386,8 @@ class ContactPlanes final : public PlaneLcp {
       kept.normal.push_back(planes_.normal[k]);
       for (int j = 0; j < d; ++j) kept.friction.push_back(planes_.friction[k * d + j]);
     }
-    LcpResult r = rescue ? solve_contact_with_fallback(kept, method_, options_).result
-                         : solve_contact(kept, method_, without_end_repair(options_));
+    LcpResult r = rescue ? solve_contact_with_fallback(kept, method_, options_, warm).result
+                         : solve_contact(kept, method_, without_end_repair(options_), warm);
     if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
     return r;
   }
@@ -401,8 +406,9 @@ class ContactPlanes final : public PlaneLcp {
 // evaluated from the plane rows, then decide.
 class MaxGroupSearch {
  public:
+  // warm: a basis over the plane LCP in the layout's plane order, or empty.
   MaxGroupSearch(const PlaneLcp& planes, const NonconvexLayout& layout, double gamma,
-                 const MaxGroupOptions& options)
+                 const MaxGroupOptions& options, const LcpBasis& warm = {})
       : planes_(planes),
         L_(layout),
         gamma_(gamma),
@@ -412,7 +418,9 @@ class MaxGroupSearch {
         free_(planes.rows(VecX::Zero(layout.plane_lcp_size()))),
         a_(free_.head(layout.num_sides())),
         z_(VecX::Zero(layout.size())),
-        z_p_(layout.plane_lcp_size()) {
+        z_p_(layout.plane_lcp_size()),
+        start_(warm.z_basic.size() == static_cast<size_t>(layout.plane_lcp_size()) ? warm
+                                                                                   : LcpBasis{}) {
     std::partial_sum(layout.group_sizes.begin(), layout.group_sizes.end(), first_side_.begin() + 1);
     // |q|_inf of the max formulation: q_p, and per side q_p - 1, -gamma and 1 - gamma.
     q_scale_ = free_.lpNorm<Eigen::Infinity>();
@@ -424,11 +432,12 @@ class MaxGroupSearch {
 
   // Greedy start and repair, then every selection by size. True when one is accepted.
   bool run() {
-    // Each group starts from its side with the largest free-motion a_i (a_i at z_p = 0,
-    // the least penetrated). A candidate the max rows reject is repaired group by group
-    // (repaired()); when that repeats, every group moves to the side its point ended up
-    // inside, until that repeats too.
-    Selection selection = best_sides(Selection(L_.num_groups(), 0));
+    // Each group starts from the sides that carry force in the warm basis, else from its
+    // side with the largest free-motion a_i (a_i at z_p = 0, the least penetrated). A
+    // candidate the max rows reject is repaired group by group (repaired()); when that
+    // repeats, every group moves to the side its point ended up inside, until that repeats
+    // too.
+    Selection selection = warm_sides(best_sides(Selection(L_.num_groups(), 0)));
     while (true) {
       if (try_selection(selection)) return true;
       if (!solved_ || out_of_budget_) break;
@@ -451,6 +460,11 @@ class MaxGroupSearch {
   // max formulation for it.
   const VecX& z() const { return found_ ? z_ : first_z_; }
   const VecX& w() const { return found_ ? w_ : first_w_; }
+  // The accepted selection's solve: its basis over the plane LCP (a dropped side's rows all
+  // w), and whether it was a warm start's answer or ended a path from the warm basis.
+  const LcpBasis& basis() const { return basis_; }
+  bool warm() const { return warm_; }
+  bool warm_path() const { return warm_path_; }
 
  private:
   int group_size(int G) const { return L_.group_sizes[G]; }
@@ -469,6 +483,21 @@ class MaxGroupSearch {
         }
       }
       out[G] = 1u << best;
+    }
+    return out;
+  }
+
+  // Without a warm basis, `cold`; with one, per group the sides whose normal impulse is
+  // basic in it, none for a group that exerted no force (or is new this step: the max rows
+  // then reject it at once and repaired() gives it its best side). Last step's answer is
+  // usually this step's: at rest the search then takes one selection and no pivot.
+  Selection warm_sides(const Selection& cold) const {
+    if (start_.z_basic.empty()) return cold;
+    Selection out(L_.num_groups(), 0);
+    for (int G = 0; G < L_.num_groups(); ++G) {
+      for (int k = 0; k < group_size(G); ++k) {
+        if (start_.z_basic[first_side_[G] + k]) out[G] |= 1u << k;
+      }
     }
     return out;
   }
@@ -567,9 +596,21 @@ class MaxGroupSearch {
     }
     z_p_.setZero();
     ++selections_;
-    const LcpResult r = planes_.solve(kept_variables(kept, d), !chain_failed_, &z_p_);
+    const std::vector<int> index = kept_variables(kept, d);
+    kept_warm_.z_basic.clear();
+    if (!start_.z_basic.empty()) {
+      for (const int v : index) kept_warm_.z_basic.push_back(start_.z_basic[v]);
+    }
+    const LcpResult r = planes_.solve(index, !chain_failed_, kept_warm_, &z_p_);
     pivots_ += r.pivots;
     solved_ = r.status == LcpStatus::Solved;
+    // The selections differ in a few sides: in a warm search the next one starts from this
+    // one's basis (the planes it dropped keep theirs, nothing newer being known of them). A
+    // cold search stays cold, each selection from Step 0: its failed step replays exactly
+    // from the step's problem file, which holds no basis.
+    if (solved_ && !r.basis.z_basic.empty() && !start_.z_basic.empty()) {
+      for (size_t t = 0; t < index.size(); ++t) start_.z_basic[index[t]] = r.basis.z_basic[t];
+    }
     // The selections differ in a few sides of one LCP. When the whole fallback chain fails
     // one of them, it has failed on their common part, and the others are left to the
     // method alone: on an island of the bin pile (scenes/bin_pile_40.json, step 88: 189
@@ -611,6 +652,13 @@ class MaxGroupSearch {
       first_w_ = w_;
     }
     found_ = accepted;
+    if (accepted) {
+      basis_.z_basic.assign(L_.plane_lcp_size(), 0);
+      for (size_t t = 0; t < index.size() && !r.basis.z_basic.empty(); ++t)
+        basis_.z_basic[index[t]] = r.basis.z_basic[t];
+      warm_ = r.warm;
+      warm_path_ = r.warm_path;
+    }
     return accepted;
   }
 
@@ -663,6 +711,10 @@ class MaxGroupSearch {
   VecX a_;                       // a_i at the last candidate (initially at z_p = 0)
   double q_scale_ = 0.0;         // |q|_inf of the max formulation
   VecX z_, w_, z_p_, first_z_, first_w_;
+  LcpBasis start_;      // the basis the next selection's solve starts from (plane LCP)
+  LcpBasis kept_warm_;  // start_ on a selection's kept variables
+  LcpBasis basis_;      // the accepted selection's (basis())
+  bool warm_ = false, warm_path_ = false;
   std::set<Selection> visited_;
   int pivots_ = 0;
   int selections_ = 0;
@@ -695,6 +747,9 @@ LcpResult search_result(MaxGroupSearch* search, int size, Clock::time_point star
   result.z = have ? search->z() : VecX::Zero(size);
   result.w = have ? search->w() : VecX::Zero(size);
   result.pivots = search->pivots();
+  // A warm answer only when the search found it in its first selection without a pivot.
+  result.warm = result.status == LcpStatus::Solved && search->warm() && search->selections() == 1;
+  result.warm_path = result.status == LcpStatus::Solved && search->warm_path();
   result.solve_time_us = microseconds_since(start);
   return result;
 }
@@ -715,7 +770,8 @@ LcpResult solve_lcp_with_max_groups(const MatX& M, const VecX& q, const Nonconve
 
 MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
                                              const NonconvexGroups& groups, double gamma,
-                                             LcpMethod method, const MaxGroupOptions& options) {
+                                             LcpMethod method, const MaxGroupOptions& options,
+                                             const LcpBasis& warm) {
   const Clock::time_point start = Clock::now();
   if (!(gamma > 1.0 && std::isfinite(gamma))) {
     throw std::invalid_argument("solve_contact_with_max_groups: gamma must be finite and > 1");
@@ -734,9 +790,25 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
     ordered.normal[k] = planes.normal[from];
     for (int j = 0; j < d; ++j) ordered.friction[k * d + j] = planes.friction[from * d + j];
   }
+  // The warm basis and the answer's, from the planes' input order to the layout's and back.
+  const auto permute = [&](const LcpBasis& basis, bool to_layout, LcpBasis* permuted) {
+    permuted->z_basic.assign(basis.z_basic.size(), 0);
+    for (int k = 0; k < P && !basis.z_basic.empty(); ++k) {
+      const int input = out.plane_order[k];  // layout plane k is input plane `input`
+      const int src = to_layout ? input : k, dst = to_layout ? k : input;
+      permuted->z_basic[dst] = basis.z_basic[src];
+      for (int j = 0; j < d; ++j)
+        permuted->z_basic[P + dst * d + j] = basis.z_basic[P + src * d + j];
+      permuted->z_basic[P + P * d + dst] = basis.z_basic[P + P * d + src];
+    }
+  };
+  LcpBasis warm_in_layout;
+  if (warm.z_basic.size() == static_cast<size_t>(planes.lcp_size()))
+    permute(warm, true, &warm_in_layout);
   const ContactPlanes plane_lcp(ordered, method, options.lemke);
-  MaxGroupSearch search(plane_lcp, out.layout, gamma, options);
+  MaxGroupSearch search(plane_lcp, out.layout, gamma, options, warm_in_layout);
   out.lcp = search_result(&search, out.layout.size(), start);
+  if (out.lcp.status == LcpStatus::Solved) permute(search.basis(), false, &out.plane_basis);
   out.selections = search.selections();
   out.failed_selections = search.failed_selections();
   out.budget_exhausted = search.out_of_budget() && !search.cancelled();

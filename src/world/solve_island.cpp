@@ -49,7 +49,7 @@ void solve_island(const ContactProblem& problem, PlaneGroups* groups, const Scen
   groups->form = settings.nonconvex;
   groups->parameter = formulation_parameter(groups->form, problem, settings.time_step_s);
   const auto solve = [&](LcpMethod method) {
-    GroupedSolve grouped = solve_grouped_contact(problem, *groups, method, lemke);
+    GroupedSolve grouped = solve_grouped_contact(problem, *groups, method, lemke, warm);
     out.selections += grouped.selections;
     out.budgets_exhausted += grouped.budget_exhausted;
     return std::move(grouped.lcp);

@@ -238,8 +238,9 @@ bool World::step_island(int island_index) {
   bool solved = false;
   if (problem.num_contacts() > 0) {
     ++stats_.islands;
-    // Warm start by contact features; a grouped island's max search picks its own bases.
-    const bool warm = options_.warm_start && in.groups.groups.empty();
+    // Warm start by contact features (a group side's: its vertex and face). A grouped
+    // island's basis is over its planes, and its max search starts from it.
+    const bool warm = options_.warm_start;
     if (warm) {
       p.bases.warm_basis(in.stepper.contacts, problem.d, &p.warm);
     } else {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -451,6 +452,59 @@ TEST(NonconvexMax, SearchEndsWhenSelectionsGoOnFailingAfterTheChainFailed) {
   EXPECT_TRUE(whole.budget_exhausted);
   EXPECT_EQ(whole.selections, options.max_selections);
   EXPECT_EQ(whole.failed_selections, 3952);  // 144 need no pivot, and the max rows refuse them
+}
+
+}  // namespace
+}  // namespace pivot
+
+namespace pivot {
+namespace {
+
+// A grouped problem's answer carries its basis over the planes (input order); handed back
+// as the warm start of the same problem (a step at rest), the search's first selection is
+// the answer's and its solve the warm start's: one selection, no pivot, the same impulses.
+TEST(NonconvexMax, AnAnswersPlaneBasisIsTheWarmStartOfOneSelectionWithoutAPivot) {
+  for (const char* name : {"egan_corner_step0.contact", "bin_pile_40_step133.contact"}) {
+    const auto file = std::get<ContactProblemFile>(
+        read_problem_file(std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/" + name));
+    ASSERT_TRUE(file.groups.has_value());
+    const NonconvexLcp full = build_grouped_lcp(file.problem, *file.groups);
+    for (const LcpMethod method : {LcpMethod::Reduced, LcpMethod::Structural}) {
+      SCOPED_TRACE(std::string(name) + " " + to_string(method));
+      const GroupedSolve cold = solve_grouped_contact(file.problem, *file.groups, method);
+      ASSERT_EQ(cold.lcp.status, LcpStatus::Solved);
+      const std::vector<char>& basic = cold.lcp.basis.z_basic;
+      ASSERT_EQ(static_cast<int>(basic.size()), file.problem.lcp_size());
+      // A plane that pushes has its normal impulse basic (its friction rows: the reduced
+      // method's convention, which leaves an inactive contact's lambda out of the basis).
+      for (int k = 0; k < file.problem.num_contacts(); ++k) {
+        if (cold.lcp.z(k) > 1e-9) EXPECT_TRUE(basic[k]) << "plane " << k;
+      }
+      const GroupedSolve warm =
+          solve_grouped_contact(file.problem, *file.groups, method, {}, cold.lcp.basis);
+      ASSERT_EQ(warm.lcp.status, LcpStatus::Solved);
+      EXPECT_EQ(warm.selections, 1);
+      EXPECT_EQ(warm.lcp.pivots, 0);
+      EXPECT_TRUE(warm.lcp.warm);
+      EXPECT_EQ(warm.lcp.basis.z_basic.size(), basic.size());
+      EXPECT_TRUE(check_lcp_solution(full.lcp.M, full.lcp.q, warm.formulation_z).accepted);
+      // The same basis solved again: the same impulses to round-off.
+      const double scale = std::max(1.0, cold.lcp.z.lpNorm<Eigen::Infinity>());
+      EXPECT_LT((warm.lcp.z - cold.lcp.z).lpNorm<Eigen::Infinity>(), 1e-9 * scale);
+    }
+  }
+}
+
+// The summation formulation's LCP is not the planes': its solve leaves no basis to keep.
+TEST(NonconvexSum, LeavesNoPlaneBasis) {
+  const auto file = std::get<ContactProblemFile>(read_problem_file(
+      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/egan_corner_step0.contact"));
+  PlaneGroups sum = *file.groups;
+  sum.form = NonconvexFormulation::Sum;
+  sum.parameter = 0.01;
+  const GroupedSolve solved = solve_grouped_contact(file.problem, sum, LcpMethod::Reduced);
+  ASSERT_EQ(solved.lcp.status, LcpStatus::Solved);
+  EXPECT_TRUE(solved.lcp.basis.z_basic.empty());
 }
 
 }  // namespace

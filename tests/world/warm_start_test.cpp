@@ -81,13 +81,17 @@ INSTANTIATE_TEST_SUITE_P(Shipped, WarmStartScene,
 // differ by round-off (4e-15 m/s, from solving one step through another basis) get answers
 // 2.9e-3 m/s apart at an impact (step 50 of drop_and_tumble); two steps later their
 // velocities agree again (2.5e-11 m/s), the bodies 3.3e-5 m apart, about one step of that
-// difference times h (1e-2 s). What the warm start must keep is the physics: every step
-// solved, after 5 s the same positions within a few such steps (1e-4 m), the same
+// difference times h (1e-2 s). Since grouped islands start warm too, a second impact
+// takes another of its answers (steps 52-53, a corner over an edge: 1.2e-2 m/s apart, warm
+// from the previous step's selection and basis, cold from Step 0), and after 5 s the bodies
+// are 1.5e-4 m apart (measured). What the warm start must keep is the physics: every step
+// solved, after 5 s the same positions within a few such steps (3e-4 m), the same
 // velocities (measured 3e-13 m/s apart), the same energy to round-off, and fewer pivots.
 TEST(WorldWarmStart, TumbleEndsWhereTheColdRunEnds) {
   const Scene scene = test::shipped_scene("drop_and_tumble.json");
   World warm(scene), cold_world(scene, cold());
   long warm_pivots = 0, cold_pivots = 0, warm_starts = 0;
+  int grouped_steps = 0, grouped_steps_warm = 0;  // steps with a nonconvex group
   for (int k = 0; k < 500; ++k) {
     const StepStats& w = warm.step();
     const StepStats& s = cold_world.step();
@@ -95,11 +99,19 @@ TEST(WorldWarmStart, TumbleEndsWhereTheColdRunEnds) {
     warm_pivots += w.pivots;
     cold_pivots += s.pivots;
     warm_starts += w.warm_starts;
+    if (w.groups > 0) {
+      ++grouped_steps;
+      grouped_steps_warm += w.warm_starts == w.islands && w.pivots == 0;
+    }
   }
+  // Grouped islands start warm too (the max search from the last step's selection and
+  // basis): measured 23 of the 36 grouped steps answered without a pivot.
+  EXPECT_GT(grouped_steps, 20);
+  EXPECT_GT(grouped_steps_warm, grouped_steps / 2);
   for (size_t b = 0; b < scene.bodies.size(); ++b) {
     const BodyState& x = warm.state().bodies[b];
     const BodyState& y = cold_world.state().bodies[b];
-    EXPECT_LT((x.pose.position - y.pose.position).norm(), 1e-4) << scene.bodies[b].name;
+    EXPECT_LT((x.pose.position - y.pose.position).norm(), 3e-4) << scene.bodies[b].name;
     EXPECT_LT((x.twist.linear - y.twist.linear).norm(), 1e-9) << scene.bodies[b].name;
   }
   EXPECT_NEAR(warm.energy_j(), cold_world.energy_j(), 1e-9 * cold_world.energy_j());
