@@ -184,8 +184,16 @@ enum class FallbackStage {
 constexpr int kFallbackStages = 6;
 const char* to_string(FallbackStage stage);
 
+// The dense stages (Regularised, Standard) apply up to this LCP size: they form the n x n
+// matrix and its inverse and pivot at O(n^2), where a chain is reached by paths of
+// thousands of pivots. Islands of the 40-body bin pile (n up to about 1,500) are answered
+// there in seconds; a selection of the 80-box pile of issue 21 (1,075 planes, n = 6,450,
+// two 330 MB matrices) was still in the Standard stage after 230 s, which held the step.
+constexpr int kDenseFallbackMaxSize = 2048;
+
 // One stage on its own, answer checked against `problem` (w is problem's). nullopt when
-// the stage does not apply (MergedDuplicates on a problem without duplicates).
+// the stage does not apply (MergedDuplicates on a problem without duplicates, the dense
+// stages above kDenseFallbackMaxSize).
 std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, FallbackStage stage,
                                              const LemkeOptions& options = {});
 

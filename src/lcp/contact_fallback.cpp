@@ -142,6 +142,8 @@ LemkeOptions without_end_repair(const LemkeOptions& options) {
 std::optional<LcpResult> solve_contact_stage(const ContactProblem& problem, FallbackStage stage,
                                              const LemkeOptions& options) {
   const auto start = Clock::now();
+  const bool dense = stage == FallbackStage::Regularised || stage == FallbackStage::Standard;
+  if (dense && problem.lcp_size() > kDenseFallbackMaxSize) return std::nullopt;
   std::optional<LcpResult> result;
   switch (stage) {
     case FallbackStage::Structural:

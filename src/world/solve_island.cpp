@@ -58,8 +58,11 @@ void solve_island(const ContactProblem& problem, PlaneGroups* groups, const Scen
   out.pivots = out.result.pivots;
   const bool standard_already =
       settings.solver == LcpMethod::Standard || settings.nonconvex == NonconvexFormulation::Sum;
+  // The standard method's search, as the chain's dense stages, only where it can finish.
+  const bool standard_applies = problem.lcp_size() <= kDenseFallbackMaxSize;
   const LcpStatus status = out.result.status;
-  if (status != LcpStatus::Solved && status != LcpStatus::Cancelled && !standard_already) {
+  if (status != LcpStatus::Solved && status != LcpStatus::Cancelled && !standard_already &&
+      standard_applies) {
     out.fell_back = true;
     out.result = solve(LcpMethod::Standard);
     out.pivots += out.result.pivots;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pivot/lcp.hpp"
+#include "support/random_contact_problems.hpp"
 #include "support/shipped_problem.hpp"
 
 namespace pivot {
@@ -29,6 +30,28 @@ TEST(FallbackChain, EveryStageAnswersThroughTheOriginalCheck) {
   }
   // Without duplicate contacts there is nothing to merge.
   EXPECT_FALSE(solve_contact_stage(p, FallbackStage::MergedDuplicates).has_value());
+}
+
+// Above kDenseFallbackMaxSize the dense stages do not apply (they would form two n x n
+// matrices and pivot at O(n^2) each); the structural stages still do. Whether a stage
+// applies, not what it answers, is the point: one pivot each keeps the test short.
+TEST(FallbackChain, DenseStagesApplyOnlyUpToTheirSize) {
+  LemkeOptions one_pivot;
+  one_pivot.max_pivots = 1;
+  testing::RandomProblemShape shape;
+  shape.bodies = 40;
+  shape.contacts = kDenseFallbackMaxSize / (2 + shape.d) + 1;
+  const ContactProblem large = testing::random_contact_problem(7, shape);
+  ASSERT_GT(large.lcp_size(), kDenseFallbackMaxSize);
+  EXPECT_FALSE(solve_contact_stage(large, FallbackStage::Regularised, one_pivot).has_value());
+  EXPECT_FALSE(solve_contact_stage(large, FallbackStage::Standard, one_pivot).has_value());
+  EXPECT_TRUE(solve_contact_stage(large, FallbackStage::Structural, one_pivot).has_value());
+  // At the size, they do.
+  shape.contacts = kDenseFallbackMaxSize / (2 + shape.d);
+  const ContactProblem at_size = testing::random_contact_problem(7, shape);
+  ASSERT_LE(at_size.lcp_size(), kDenseFallbackMaxSize);
+  EXPECT_TRUE(solve_contact_stage(at_size, FallbackStage::Regularised, one_pivot).has_value());
+  EXPECT_TRUE(solve_contact_stage(at_size, FallbackStage::Standard, one_pivot).has_value());
 }
 
 TEST(FallbackChain, MergedDuplicatesSolveTheOriginalProblem) {
