@@ -126,9 +126,9 @@ struct MaxGroupResult {
 // Egan (32)-(33) are evaluated from the planes' velocities. gamma > 1 as for build_max_lcp.
 // warm: a basis over the planes' LCP (MaxGroupResult::plane_basis of the previous step,
 // rows matched by contact). The search then tries first the selection whose sides carry
-// force in it (a group with none: its least-penetrated side), and every selection's solve
-// starts from the last basis a solve ended on, as solve_contact's warm start; the search
-// and its acceptance are those of a cold start.
+// force in it (a group with none: no side, which the repair mends if it must push), and
+// each selection's solve starts from the last basis a solve ended on, as solve_contact's
+// warm start. Without it every solve starts cold, as before. The acceptance is the same.
 MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
                                              const NonconvexGroups& groups, double gamma,
                                              LcpMethod method, const MaxGroupOptions& options = {},
