@@ -72,6 +72,16 @@ NonconvexLcp build_summation_lcp(const DenseLcp& planes, int d, const NonconvexG
 NonconvexLcp build_summation_lcp(const ContactProblem& planes, const NonconvexGroups& groups,
                                  double epsilon_over_h);
 
+// w = M z + q of build_max_lcp(planes, groups, gamma) and of build_summation_lcp(planes,
+// groups, epsilon_over_h) at their z, row by row from the planes' rows (contact_lcp_w), M
+// never formed: the formulation's rows at any size (the dense LCP of a pile's island of
+// 1,000 planes does not fit in memory). Throws std::invalid_argument as the builders do,
+// and when z has not the formulation's size.
+VecX max_lcp_w(const ContactProblem& planes, const NonconvexGroups& groups, double gamma,
+               const VecX& z);
+VecX summation_lcp_w(const ContactProblem& planes, const NonconvexGroups& groups,
+                     double epsilon_over_h, const VecX& z);
+
 // The plane variables of a solution z of `lcp`, back in the input's plane order: the z
 // of the plane LCP (for contact_velocity when the planes came from a ContactProblem).
 VecX plane_solution(const NonconvexLcp& lcp, const VecX& z);
@@ -165,7 +175,14 @@ GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGrou
                                    LcpMethod method, const LemkeOptions& lemke = {},
                                    const LcpBasis& warm = {});
 
-// The formulation's dense LCP (build_max_lcp or build_summation_lcp), for checking.
+// The formulation's dense LCP (build_max_lcp or build_summation_lcp).
 NonconvexLcp build_grouped_lcp(const ContactProblem& planes, const PlaneGroups& groups);
+
+// The formulation's w = M z + q at z (max_lcp_w or summation_lcp_w), and the acceptance
+// check of z on it (check_lcp_solution's rule, with |q|_inf from the rows at z = 0): a
+// grouped answer judged on the formulation's full LCP without forming it.
+VecX grouped_lcp_w(const ContactProblem& planes, const PlaneGroups& groups, const VecX& z);
+LcpCheck check_grouped_solution(const ContactProblem& planes, const PlaneGroups& groups,
+                                const VecX& z);
 
 }  // namespace pivot

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "lcp_check.hpp"
 #include "pivot/nonconvex.hpp"
 
 namespace pivot {
@@ -31,6 +32,20 @@ NonconvexLcp build_grouped_lcp(const ContactProblem& planes, const PlaneGroups& 
   return groups.form == NonconvexFormulation::Max
              ? build_max_lcp(planes, groups.groups, groups.parameter)
              : build_summation_lcp(planes, groups.groups, groups.parameter);
+}
+
+VecX grouped_lcp_w(const ContactProblem& planes, const PlaneGroups& groups, const VecX& z) {
+  check_parameter(groups);
+  return groups.form == NonconvexFormulation::Max
+             ? max_lcp_w(planes, groups.groups, groups.parameter, z)
+             : summation_lcp_w(planes, groups.groups, groups.parameter, z);
+}
+
+LcpCheck check_grouped_solution(const ContactProblem& planes, const PlaneGroups& groups,
+                                const VecX& z) {
+  const VecX w = grouped_lcp_w(planes, groups, z);
+  const VecX q = grouped_lcp_w(planes, groups, VecX::Zero(z.size()));
+  return check_complementarity(z, w, q.size() > 0 ? q.lpNorm<Eigen::Infinity>() : 0.0);
 }
 
 GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGroups& groups,

@@ -97,6 +97,48 @@ std::vector<int> plane_order(int P, const NonconvexGroups& groups, NonconvexLayo
   return order;
 }
 
+// The plane-LCP variables in the layout's order: variable t of the layout's plane LCP is
+// variable index[t] of the input's. Plane k's variables: normal k, friction P + k d + j,
+// s P + P d + k.
+std::vector<int> plane_variables(const std::vector<int>& plane_order, int d) {
+  const int P = static_cast<int>(plane_order.size());
+  std::vector<int> index;
+  for (int k = 0; k < P; ++k) index.push_back(plane_order[k]);
+  if (d > 0) {
+    for (int k = 0; k < P; ++k) {
+      for (int j = 0; j < d; ++j) index.push_back(P + plane_order[k] * d + j);
+    }
+    for (int k = 0; k < P; ++k) index.push_back(P + P * d + plane_order[k]);
+  }
+  return index;
+}
+
+// w = M z + q of the max formulation, Egan (32)-(33) as build_max_lcp lays it out, from z
+// and the rows of the plane LCP at z's plane block, w_p = M_p z_p + q_p in the layout's
+// order (a_i = w_p(i) for side i): the formulation's rows without its dense M.
+void max_formulation_w(const NonconvexLayout& L, double gamma, const VecX& z, const VecX& w_p,
+                       VecX* w) {
+  const MaxIndex at{L.num_sides(), L.num_groups()};
+  const int o = at.plane();
+  w->resize(L.size());
+  w->segment(o, L.plane_lcp_size()) = w_p;
+  int i = 0;
+  for (int G = 0; G < L.num_groups(); ++G) {
+    const double dG = z(at.d(G));
+    double g_sum = 0.0;
+    for (const int end = i + L.group_sizes[G]; i < end; ++i) {
+      const double a = w_p(i);
+      g_sum += z(at.g(i));
+      (*w)(at.c(i)) = z(at.c(i)) + a - 1.0;         // (13)-(14)
+      (*w)(at.g(i)) = z(at.c(i)) + dG - gamma;      // (16)-(17)
+      (*w)(at.h(i)) = z(at.h(i)) + a;               // (18)-(19)
+      (*w)(o + i) = z(at.h(i)) + dG - gamma + 1.0;  // (21)-(22)
+    }
+    (*w)(at.d(G)) = g_sum - 1.0;       // (15)
+    (*w)(at.p(G)) = dG - gamma + 1.0;  // (20)
+  }
+}
+
 // The plane LCP permuted to the layout's plane order (sides group by group, then convex
 // planes in increasing index), the layout, and that order.
 struct PermutedPlanes {
@@ -114,14 +156,7 @@ PermutedPlanes permute_planes(const DenseLcp& planes, int d, const NonconvexGrou
   out.layout.form = form;
   out.layout.d = d;
   // Plane k's variables: normal k, friction P + k d + j, s P + P d + k.
-  std::vector<int> index;
-  for (int k = 0; k < P; ++k) index.push_back(out.order[k]);
-  if (d > 0) {
-    for (int k = 0; k < P; ++k) {
-      for (int j = 0; j < d; ++j) index.push_back(P + out.order[k] * d + j);
-    }
-    for (int k = 0; k < P; ++k) index.push_back(P + P * d + out.order[k]);
-  }
+  const std::vector<int> index = plane_variables(out.order, d);
   out.M = planes.M(index, index);
   out.q = planes.q(index);
   return out;
@@ -224,6 +259,59 @@ NonconvexLcp build_summation_lcp(const ContactProblem& planes, const NonconvexGr
   return build_summation_lcp(assemble_contact_lcp(planes), planes.d, groups, epsilon_over_h);
 }
 
+namespace {
+
+// The layout of `planes` with `groups` in `form`, its plane order, and the plane LCP's rows
+// at z's plane block in the layout's order (contact_lcp_w: M is never formed).
+struct PlaneRows {
+  NonconvexLayout layout;
+  std::vector<int> order;
+  VecX w_p;
+};
+
+PlaneRows plane_rows(const ContactProblem& planes, const NonconvexGroups& groups,
+                     NonconvexFormulation form, const VecX& z) {
+  PlaneRows out;
+  out.order = plane_order(planes.num_contacts(), groups, &out.layout);
+  out.layout.form = form;
+  out.layout.d = planes.d;
+  const VecX w = contact_lcp_w(planes, plane_solution(out.layout, out.order, z));
+  out.w_p = w(plane_variables(out.order, planes.d));
+  return out;
+}
+
+}  // namespace
+
+VecX max_lcp_w(const ContactProblem& planes, const NonconvexGroups& groups, double gamma,
+               const VecX& z) {
+  if (!std::isfinite(gamma)) throw std::invalid_argument("max_lcp_w: gamma is not finite");
+  const PlaneRows rows = plane_rows(planes, groups, NonconvexFormulation::Max, z);
+  VecX w;
+  max_formulation_w(rows.layout, gamma, z, rows.w_p, &w);
+  return w;
+}
+
+VecX summation_lcp_w(const ContactProblem& planes, const NonconvexGroups& groups,
+                     double epsilon_over_h, const VecX& z) {
+  if (!(epsilon_over_h > 0.0 && std::isfinite(epsilon_over_h))) {
+    throw std::invalid_argument("summation_lcp_w: epsilon / h must be positive");
+  }
+  const PlaneRows rows = plane_rows(planes, groups, NonconvexFormulation::Sum, z);
+  const NonconvexLayout& L = rows.layout;
+  const int o = L.plane_offset();  // y: the c block comes first
+  VecX w(L.size());
+  w.segment(o, L.plane_lcp_size()) = rows.w_p;
+  int i = 0;
+  for (const int count : L.group_sizes) {
+    const double c_sum = z.segment(i, count).sum();
+    for (const int end = i + count; i < end; ++i) {
+      w(i) = z(i) - rows.w_p(i) - epsilon_over_h;  // (25)-(26)
+      w(o + i) = c_sum - epsilon_over_h;           // (27)-(28) with the offset of (30)
+    }
+  }
+  return w;
+}
+
 VecX plane_solution(const NonconvexLcp& lcp, const VecX& z) {
   return plane_solution(lcp.layout, lcp.plane_order, z);
 }
@@ -240,15 +328,9 @@ VecX plane_solution(const NonconvexLayout& L, const std::vector<int>& plane_orde
                                 std::to_string(P));
   }
   const int o = L.plane_offset();
+  const std::vector<int> index = plane_variables(plane_order, L.d);
   VecX out(L.plane_lcp_size());
-  for (int k = 0; k < P; ++k) {
-    const int plane = plane_order[k];
-    out(plane) = z(o + k);
-    if (L.d > 0) {
-      for (int j = 0; j < L.d; ++j) out(P + plane * L.d + j) = z(o + P + k * L.d + j);
-      out(P + P * L.d + plane) = z(o + P + P * L.d + k);
-    }
-  }
+  for (size_t t = 0; t < index.size(); ++t) out(index[t]) = z(o + static_cast<int>(t));
   return out;
 }
 
@@ -665,7 +747,7 @@ class MaxGroupSearch {
   // The artificial variables of Egan (13)-(22) from the plane rows w_p (a_i = w_p(i) for
   // side i), each from its own row: c_i = max(0, 1 - a_i), h_i = max(0, -a_i), d = max_i
   // (gamma - c_i) (the smallest c_i, Egan Sec. IV), g = 1 on that side, p = 0. Then w_ =
-  // M z + q of Egan (32)-(33), row by row as build_max_lcp lays them out.
+  // M z + q of Egan (32)-(33) (max_formulation_w).
   void complete(const VecX& w_p) {
     const int o = at_.plane();
     const int y = L_.num_sides();
@@ -684,21 +766,7 @@ class MaxGroupSearch {
       z_(at_.d(G)) = std::max(0.0, gamma_ - z_(at_.c(best)));
       z_(at_.g(best)) = 1.0;
     }
-    w_.resize(L_.size());
-    w_.segment(o, L_.plane_lcp_size()) = w_p;
-    for (int G = 0; G < L_.num_groups(); ++G) {
-      const double dG = z_(at_.d(G));
-      double g_sum = 0.0;
-      for (int i = first_side_[G]; i < first_side_[G + 1]; ++i) {
-        g_sum += z_(at_.g(i));
-        w_(at_.c(i)) = z_(at_.c(i)) + a_(i) - 1.0;     // (13)-(14)
-        w_(at_.g(i)) = z_(at_.c(i)) + dG - gamma_;     // (16)-(17)
-        w_(at_.h(i)) = z_(at_.h(i)) + a_(i);           // (18)-(19)
-        w_(o + i) = z_(at_.h(i)) + dG - gamma_ + 1.0;  // (21)-(22)
-      }
-      w_(at_.d(G)) = g_sum - 1.0;        // (15)
-      w_(at_.p(G)) = dG - gamma_ + 1.0;  // (20)
-    }
+    max_formulation_w(L_, gamma_, z_, w_p, &w_);
   }
 
   const PlaneLcp& planes_;
@@ -791,15 +859,15 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
     for (int j = 0; j < d; ++j) ordered.friction[k * d + j] = planes.friction[from * d + j];
   }
   // The warm basis and the answer's, from the planes' input order to the layout's and back.
+  const std::vector<int> index = plane_variables(out.plane_order, d);
   const auto permute = [&](const LcpBasis& basis, bool to_layout, LcpBasis* permuted) {
     permuted->z_basic.assign(basis.z_basic.size(), 0);
-    for (int k = 0; k < P && !basis.z_basic.empty(); ++k) {
-      const int input = out.plane_order[k];  // layout plane k is input plane `input`
-      const int src = to_layout ? input : k, dst = to_layout ? k : input;
-      permuted->z_basic[dst] = basis.z_basic[src];
-      for (int j = 0; j < d; ++j)
-        permuted->z_basic[P + dst * d + j] = basis.z_basic[P + src * d + j];
-      permuted->z_basic[P + P * d + dst] = basis.z_basic[P + P * d + src];
+    for (size_t t = 0; t < index.size() && !basis.z_basic.empty(); ++t) {
+      if (to_layout) {
+        permuted->z_basic[t] = basis.z_basic[index[t]];
+      } else {
+        permuted->z_basic[index[t]] = basis.z_basic[t];
+      }
     }
   };
   LcpBasis warm_in_layout;

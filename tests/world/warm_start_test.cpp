@@ -150,7 +150,9 @@ TEST(WorldWarmStart, AMovingIslandsPathStartingAtItsBasisIsCounted) {
     const StepStats& w = warm.step();
     ASSERT_EQ(w.failures + w.fallbacks, 0) << "step " << k;
     EXPECT_LE(w.warm_starts + w.warm_paths, w.islands) << "step " << k;
-    if (w.warm_paths > 0) EXPECT_GT(w.pivots, 0) << "step " << k;
+    if (w.warm_paths > 0) {
+      EXPECT_GT(w.pivots, 0) << "step " << k;
+    }
     warm_paths += w.warm_paths;
     EXPECT_EQ(cold_world.step().warm_paths, 0) << "step " << k;
   }
