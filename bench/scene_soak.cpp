@@ -4,12 +4,17 @@
 // fallbacks (a fast method failed, the standard one answered) are counted apart.
 //
 //   scene_soak [--duration S] [--method M]... [-d N] [--h S] [--max-failures K]
-//              [--trace N] [--keep-failures DIR] [--keep-fallbacks DIR] SCENE...
+//              [--wall-limit W] [--trace N] [--keep-failures DIR] [--keep-fallbacks DIR]
+//              SCENE...
 //
 // S simulated seconds per run (default 60); M of standard | structural | reduced, as many as
 // given (default: all three); d and h override the scene's. A run stops after K failed
 // steps (default 10: by then the scene is wrecked, and a wrecked stack can take minutes a
-// step). Prints one Markdown table row per scene and method: steps, failed steps, fallbacks,
+// step). --wall-limit W ends a run after W seconds of wall time (default 0: none), the step
+// under way abandoned at the limit (WorldOptions::step_time_limit_s), so a scene a method
+// cannot keep up with (the bin pile with the standard method: issue 20) leaves the rest of
+// the soak its time; the row then says how many steps were done. Prints one Markdown table
+// row per scene and method: steps, failed steps, fallbacks,
 // largest pivots in a step, largest penetration, the largest displacement of any dynamic
 // body from its initial position (the drift of a resting scene), and wall time. The failed
 // islands' problems are written to a temporary folder that is removed at the end, or to DIR
@@ -21,7 +26,7 @@
 // written (every island of that step that needs a pivot); the run then goes on from the
 // state the first try reached, but cold (World::set_state forgets the warm starts), so a
 // run that keeps its fallbacks is not the same trajectory as one that does not. Exits 1
-// when any run had a failed step.
+// when any run had a failed step or ended at its wall limit.
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,6 +51,7 @@ struct Options {
   int d = 0;         // 0: the scene's
   double h_s = 0.0;  // 0: the scene's
   int max_failures = 10;
+  double wall_limit_s = 0.0;  // 0: none
   long trace_every = 0;       // 0: no trace
   std::string keep_failures;  // empty: a temporary folder, removed at the end
   std::string keep_fallbacks;  // empty: not written
@@ -54,6 +60,8 @@ struct Options {
 
 struct Outcome {
   long steps = 0;
+  long steps_planned = 0;
+  bool wall_stopped = false;  // ended at --wall-limit before steps_planned
   int failed_steps = 0;
   int fallbacks = 0;
   int max_pivots = 0;
@@ -92,8 +100,8 @@ struct TraceWindow {
 [[noreturn]] void usage(const char* message) {
   std::fprintf(stderr,
                "scene_soak: %s\nusage: scene_soak [--duration S] [--method M]... [-d N] [--h S] "
-               "[--max-failures K] [--trace N] [--keep-failures DIR] [--keep-fallbacks DIR] "
-               "SCENE...\n",
+               "[--max-failures K] [--wall-limit W] [--trace N] [--keep-failures DIR] "
+               "[--keep-fallbacks DIR] SCENE...\n",
                message);
   std::exit(2);
 }
@@ -119,6 +127,9 @@ Options parse(int argc, char** argv) {
       o.h_s = std::atof(value().c_str());
     } else if (arg == "--max-failures") {
       o.max_failures = std::atoi(value().c_str());
+    } else if (arg == "--wall-limit") {
+      o.wall_limit_s = std::atof(value().c_str());
+      if (!(o.wall_limit_s >= 0.0)) usage("--wall-limit needs seconds >= 0");
     } else if (arg == "--trace") {
       o.trace_every = std::atol(value().c_str());
       if (o.trace_every < 1) usage("--trace needs a number of steps >= 1");
@@ -161,14 +172,27 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
   if (o.h_s > 0.0) scene.settings.time_step_s = o.h_s;
   World world(scene, WorldOptions{FailurePolicy::Continue, {}});
   const std::vector<BodyState> start = world.state().bodies;
-  const long steps = std::lround(o.duration_s / scene.settings.time_step_s);
   Outcome out;
+  out.steps_planned = std::lround(o.duration_s / scene.settings.time_step_s);
   TraceWindow window;
   const auto t0 = std::chrono::steady_clock::now();
+  const auto elapsed_s = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   WorldState before;
-  while (out.steps < steps && out.failed_steps < o.max_failures) {
+  while (out.steps < out.steps_planned && out.failed_steps < o.max_failures) {
+    if (o.wall_limit_s > 0.0) {
+      const double left_s = o.wall_limit_s - elapsed_s();
+      out.wall_stopped = left_s <= 0.0;
+      if (out.wall_stopped) break;
+      world.options().step_time_limit_s = left_s;
+    }
     if (!fallback_dir.empty()) before = world.state();
     const StepStats s = world.step();
+    if (s.cancelled) {  // abandoned at the wall limit: the state is the step's start
+      out.wall_stopped = true;
+      break;
+    }
     ++out.steps;
     if (o.trace_every > 0) {
       window.add(world.state(), s);
@@ -190,7 +214,7 @@ Outcome soak(Scene scene, LcpMethod method, const Options& o, const std::string&
       out.max_displacement_m = std::max(out.max_displacement_m, moved);
     }
   }
-  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.wall_s = elapsed_s();
   return out;
 }
 
@@ -226,14 +250,18 @@ int main(int argc, char** argv) {
         std::filesystem::create_directories(fallback_dir);
       }
       const Outcome r = soak(scene, method, o, run_dir.string(), fallback_dir);
-      any_failed = any_failed || r.failed_steps > 0;
+      any_failed = any_failed || r.failed_steps > 0 || r.wall_stopped;
+      const std::string steps =
+          r.wall_stopped
+              ? std::to_string(r.steps) + " of " + std::to_string(r.steps_planned) + " (wall limit)"
+              : std::to_string(r.steps);
       const std::string failed = r.failed_steps >= o.max_failures
                                      ? ">= " + std::to_string(r.failed_steps) + " (stopped)"
                                      : std::to_string(r.failed_steps);
-      std::printf("| `%s` | %s | %d | %g | %ld | %s | %d | %d | %.2g | %.2g | %.1f |\n",
+      std::printf("| `%s` | %s | %d | %g | %s | %s | %d | %d | %.2g | %.2g | %.1f |\n",
                   std::filesystem::path(path).filename().c_str(), to_string(method),
                   o.d > 0 ? o.d : scene.settings.friction_directions,
-                  o.h_s > 0.0 ? o.h_s : scene.settings.time_step_s, r.steps, failed.c_str(),
+                  o.h_s > 0.0 ? o.h_s : scene.settings.time_step_s, steps.c_str(), failed.c_str(),
                   r.fallbacks, r.max_pivots, r.max_penetration_m, r.max_displacement_m, r.wall_s);
       std::fflush(stdout);
     }
