@@ -502,7 +502,8 @@ class MaxGroupSearch {
         z_(VecX::Zero(layout.size())),
         z_p_(layout.plane_lcp_size()),
         start_(warm.z_basic.size() == static_cast<size_t>(layout.plane_lcp_size()) ? warm
-                                                                                   : LcpBasis{}) {
+                                                                                   : LcpBasis{}),
+        emptied_(layout.num_groups(), 0) {
     std::partial_sum(layout.group_sizes.begin(), layout.group_sizes.end(), first_side_.begin() + 1);
     // |q|_inf of the max formulation: q_p, and per side q_p - 1, -gamma and 1 - gamma.
     q_scale_ = free_.lpNorm<Eigen::Infinity>();
@@ -589,8 +590,15 @@ class MaxGroupSearch {
   // through it) exerts no force: its empty subset. With friction the selection's LCP can
   // have both answers, pushing and not, and Lemke may return the one that pushes (step 133
   // of scenes/bin_pile_40.json: every selection pushed and ended 8e-7 m/s outside the other
-  // side). One that is inside every side takes the side with the largest a_i.
-  Selection repaired(const Selection& current) const {
+  // side). One that is inside every side takes the side with the largest a_i. A group
+  // emptied once that again pushes while outside moves to the side it left through (the
+  // largest a_i at this candidate): without force its point is inside every side, with
+  // force on one side it ends outside another, and Egan's rows (21)-(22) allow force only
+  // on a side where a attains the group's maximum. Without that, such a group went back
+  // and forth between its empty subset and one side while the other groups kept theirs:
+  // the 80-box pile's step 173 (3,762 groups; docs/nonconvex-max.md) spent its 4,096
+  // selections, and now takes 6.
+  Selection repaired(const Selection& current) {
     const int o = at_.plane();
     const double tol = kAcceptanceTolerance * std::max(1.0, q_scale_);
     const double z_scale = std::max(1.0, z_.lpNorm<Eigen::Infinity>());
@@ -604,7 +612,8 @@ class MaxGroupSearch {
       if (w_(at_.p(G)) < -tol) {
         out[G] = best[G];
       } else if (pushes_while_outside) {
-        out[G] = 0;
+        out[G] = emptied_[G] ? best[G] : 0;
+        emptied_[G] = 1;
       }
     }
     return out;
@@ -784,6 +793,7 @@ class MaxGroupSearch {
   LcpBasis basis_;      // the accepted selection's (basis())
   bool warm_ = false, warm_path_ = false;
   std::set<Selection> visited_;
+  std::vector<char> emptied_;  // per group: the repair gave it its empty subset before
   int pivots_ = 0;
   int selections_ = 0;
   int failed_selections_ = 0;
