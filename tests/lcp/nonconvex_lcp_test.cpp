@@ -478,6 +478,33 @@ TEST(NonconvexGroups, FormulationRowsWithoutTheDenseMatrixAreItsRows) {
   EXPECT_THROW(grouped_lcp_w(egan.problem, *egan.groups, VecX::Zero(3)), std::invalid_argument);
 }
 
+// Three frictionless groups of two sides on a plane LCP of six planes (a random positive
+// definite M, rounded; seed 2995 of 5,000 such problems). The second group pushes on its
+// first side and ends outside its second (selection 1); emptied, it must push (2); given
+// its first side back it again ends outside the second (3); the repair now moves it to the
+// second side, and the fourth selection is accepted. Before, the search needed seven.
+TEST(NonconvexMax, AGroupEmptiedThatAgainPushesWhileOutsideMovesToTheSideItLeftThrough) {
+  DenseLcp planes;
+  planes.M.resize(6, 6);
+  planes.M << 1.86, 0.28, 0.22, 0.48, -1.89, -1.20,  //
+      0.28, 5.13, 0.31, 0.00, 0.26, 2.78,            //
+      0.22, 0.31, 0.74, 1.32, 0.03, 0.08,            //
+      0.48, 0.00, 1.32, 7.12, -3.01, -0.50,          //
+      -1.89, 0.26, 0.03, -3.01, 4.39, 1.79,          //
+      -1.20, 2.78, 0.08, -0.50, 1.79, 3.85;
+  planes.q.resize(6);
+  planes.q << -0.54, -0.96, -1.10, -1.45, -1.36, -1.10;
+  const NonconvexLcp lcp = build_max_lcp(planes, 0, {{0, 1}, {2, 3}, {4, 5}}, 100.0);
+  MaxGroupOptions options;
+  options.max_selections = 4;
+  const LcpResult r = solve_lcp_with_max_groups(lcp.lcp.M, lcp.lcp.q, lcp.layout, options);
+  ASSERT_EQ(r.status, LcpStatus::Solved);
+  EXPECT_TRUE(check_lcp_solution(lcp.lcp.M, lcp.lcp.q, r.z).accepted);
+  options.max_selections = 3;
+  EXPECT_EQ(solve_lcp_with_max_groups(lcp.lcp.M, lcp.lcp.q, lcp.layout, options).status,
+            LcpStatus::PivotLimit);
+}
+
 // Egan's corner (14 groups) under a pivot limit of 1: every selection that needs a pivot
 // fails, the first one through the whole fallback chain. The search then ends after
 // max_failed_in_a_row more failures, reported as a spent budget (no proof of anything);
