@@ -155,7 +155,6 @@ PermutedPlanes permute_planes(const DenseLcp& planes, int d, const NonconvexGrou
   out.order = plane_order(P, groups, &out.layout);
   out.layout.form = form;
   out.layout.d = d;
-  // Plane k's variables: normal k, friction P + k d + j, s P + P d + k.
   const std::vector<int> index = plane_variables(out.order, d);
   out.M = planes.M(index, index);
   out.q = planes.q(index);
