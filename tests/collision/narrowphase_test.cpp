@@ -195,6 +195,45 @@ TEST(Narrowphase, TiltedCylinderTouchesAtItsLowestRimPoint) {
   EXPECT_EQ(r.contacts[0].feature_a.type, FeatureType::Edge);
 }
 
+// A box edge lying across a cylinder's rim: one contact, whose normal is the common normal
+// of the edge and the rim circle (their tangents' cross product), apart, touching and
+// crossing, with the box as A and as B. The distance search alone ended up to 3e-3 rad off
+// it, and not the same way from step to step: at rest in the bin pile such a contact was
+// left 1e-6 m deep or apart after every step and pushed at 1e-4 m/s by the next, and the
+// pile never came to rest (edge_rim_contact, narrowphase.cpp).
+TEST(Narrowphase, BoxEdgeAcrossACylindersRimTouchesAlongTheirCommonNormal) {
+  const double radius = 0.1, half_length = 0.2, h = 0.05;
+  const Vec3 rim_point(radius, 0, half_length);  // on the top rim, whose tangent there is y
+  for (const double alpha : {0.3, 0.6, 1.2}) {   // the normal's tilt from the axis
+    const Vec3 n(std::sin(alpha), 0, std::cos(alpha));
+    const Vec3 e = (Vec3::UnitY() + 0.5 * n.cross(Vec3::UnitY())).normalized();  // across the rim
+    const Vec3 m = e.cross(n);
+    Mat3 axes;
+    axes << e, (n - m) / std::sqrt(2.0), (n + m) / std::sqrt(2.0);
+    const Quat box_turn(axes);
+    for (const double gap : {1e-3, 1e-7, 0.0, -1e-7, -1e-5}) {
+      // The box's edge at local (x, -h, -h) passes through rim_point + gap n: its support
+      // along -n, as rim_point is the cylinder's along n.
+      const Vec3 centre = rim_point + gap * n + h * std::sqrt(2.0) * n;
+      for (const bool box_is_a : {true, false}) {
+        CollisionScene s;
+        s.add("can", Cylinder{radius, half_length}, pose_at(Vec3::Zero()), box_is_a);
+        s.add("box", box(0.3, h, h), pose_at(centre, box_turn), !box_is_a);
+        const CollisionResult r = s.collide();
+        ASSERT_EQ(r.contacts.size(), 1u) << alpha << " " << gap << " " << box_is_a;
+        const Contact& c = r.contacts[0];
+        const Vec3 normal = box_is_a ? n : Vec3(-n);  // from B toward A
+        EXPECT_LT((c.normal - normal).norm(), 1e-9) << alpha << " " << gap << " " << box_is_a;
+        EXPECT_NEAR(c.gap_m, gap, 1e-12) << alpha << " " << gap << " " << box_is_a;
+        const Vec3 on_box = rim_point + gap * n;
+        EXPECT_LT((c.point - (box_is_a ? rim_point : on_box)).norm(), 1e-9) << alpha << " " << gap;
+        EXPECT_EQ(c.feature_a.type, FeatureType::Edge);
+        EXPECT_EQ(c.feature_b.type, FeatureType::Edge);
+      }
+    }
+  }
+}
+
 // A piece tilted by more than kParallelSin (1e-4 rad) has a single support point, yet its
 // other end, or the rest of its flat end or face, lies within the margin: each is a contact,
 // at its own gap (2 hl sin(tilt) or 2 r sin(tilt) above the lowest point). With the lowest
