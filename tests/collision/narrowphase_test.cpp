@@ -310,7 +310,9 @@ TEST(Narrowphase, SlightlyTiltedPiecesTouchWithEveryPointWithinTheMargin) {
     for (const Contact& c : r.contacts) {
       EXPECT_LT((c.normal + Vec3::UnitZ()).norm() * (c.normal - Vec3::UnitZ()).norm(), 1e-12);
       touching += std::abs(c.gap_m) < kGjkTol;
-      if (std::abs(c.gap_m) >= kGjkTol) EXPECT_NEAR(c.gap_m, 0.2 * std::sin(tilt), kGjkTol);
+      if (std::abs(c.gap_m) >= kGjkTol) {
+        EXPECT_NEAR(c.gap_m, 0.2 * std::sin(tilt), kGjkTol);
+      }
     }
     EXPECT_EQ(touching, 2);
   }
