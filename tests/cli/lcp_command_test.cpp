@@ -8,6 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <variant>
+
+#include "pivot/problem_file.hpp"
 
 namespace {
 
@@ -240,6 +243,58 @@ TEST(LcpCommand, GroupedFileIsSolvedByItsFormulationAndChecked) {
                              "solution)\n"),
             std::string::npos)
       << limited.out;
+}
+
+// The max search's w is written by the same rows the check evaluates, so a residual against
+// them would be 0 whatever w held: it is taken against the formulation's dense M z + q
+// (Egan's corner: 2.2e-16, not 0), and above 2,048 rows, where M is not formed, it says so.
+// Twelve copies of the corner on separate bodies make a formulation of 2,448 rows.
+TEST(LcpCommand, GroupedResidualIsTakenAgainstTheDenseMatrixOrSaidNotComputed) {
+  const std::string path =
+      std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/egan_corner_step0.contact";
+  const nlohmann::json one = parse_json(run_pivot("lcp solve --json " + path));
+  EXPECT_GT(one["residual"].get<double>(), 0.0);
+  EXPECT_LT(one["residual"].get<double>(), 1e-12);
+
+  using pivot::ContactColumn, pivot::ContactProblem, pivot::ContactProblemFile;
+  const ContactProblemFile corner = std::get<ContactProblemFile>(pivot::read_problem_file(path));
+  constexpr int kCopies = 12;
+  ContactProblemFile copies;
+  ContactProblem& p = copies.problem;
+  const ContactProblem& c = corner.problem;
+  p.d = c.d;
+  copies.groups = pivot::PlaneGroups{corner.groups->form, {}, corner.groups->parameter};
+  for (int k = 0; k < kCopies; ++k) {
+    const int body0 = k * c.num_bodies(), plane0 = k * c.num_contacts();
+    p.mass.insert(p.mass.end(), c.mass.begin(), c.mass.end());
+    p.mu.insert(p.mu.end(), c.mu.begin(), c.mu.end());
+    p.b.insert(p.b.end(), c.b.begin(), c.b.end());
+    for (const std::vector<ContactColumn>* from : {&c.normal, &c.friction}) {
+      std::vector<ContactColumn>& to = from == &c.normal ? p.normal : p.friction;
+      for (ContactColumn column : *from) {
+        for (int& body : column.body) body = body < 0 ? body : body + body0;
+        to.push_back(column);
+      }
+    }
+    for (std::vector<int> group : corner.groups->groups) {
+      for (int& plane : group) plane += plane0;
+      copies.groups->groups.push_back(group);
+    }
+  }
+  p.kx = c.kx.replicate(kCopies, 1);
+  const std::string many = temp_path("lcp_command_corners.contact");
+  pivot::write_contact_problem(many, copies);
+  const ProgramRun run = run_pivot("lcp solve " + many);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("residual         not computed (a dense M is not formed above 2048 "
+                         "rows; every row is checked)\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("accepted         yes\n"), std::string::npos) << run.out;
+  const nlohmann::json j = parse_json(run_pivot("lcp solve --json " + many));
+  EXPECT_TRUE(j["residual"].is_null());
+  EXPECT_EQ(j["accepted"], true);
+  EXPECT_EQ(j["groups"]["count"], 14 * kCopies);
 }
 
 TEST(LcpCommand, PivotLimitStopsTheSolve) {
