@@ -453,14 +453,6 @@ Vec3 snap_direction(const PosedPiece& a, const PosedPiece& b, const Vec3& n) {
   return n;
 }
 
-// A contact of one point between two pieces: B's witness, the normal from B toward A, and
-// the signed gap.
-struct PointContact {
-  Vec3 point_b;
-  Vec3 normal;
-  double gap;
-};
-
 // A polyhedron's edge crossing a cylinder's rim: the closest points of the edge's segment
 // p0 p1 and the rim circle q(t) = c + r (cos t x + sin t y), by Newton's method on their
 // common-normal conditions (p - q) . e = 0 and (p - q) . q'(t) = 0, which hold with p - q
@@ -475,8 +467,8 @@ struct PointContact {
 // is past the segment's ends, or the two points are not both pieces' supports along the
 // normal (a face of the polyhedron, or the cylinder's cap or side, lies further).
 bool edge_rim_contact(const PosedPiece& poly, const Support& edge, const PosedPiece& cyl,
-                      const Support& rim, bool edge_on_a, const PointContact& guess,
-                      PointContact* out) {
+                      const Support& rim, bool edge_on_a, const ConvexDistance& guess,
+                      ConvexDistance* out) {
   const Vec3 &p0 = edge.points[0], &p1 = edge.points[1];
   const double length = (p1 - p0).norm();
   if (!(length > 0.0)) return false;
@@ -488,7 +480,7 @@ bool edge_rim_contact(const PosedPiece& poly, const Support& edge, const PosedPi
   const Vec3 y = u.cross(x);
   const auto radial = [&](double t) { return Vec3(std::cos(t) * x + std::sin(t) * y); };
   const auto tangent = [&](double t) { return Vec3(r * (std::cos(t) * y - std::sin(t) * x)); };
-  const Vec3 on_edge = edge_on_a ? Vec3(guess.point_b + guess.gap * guess.normal) : guess.point_b;
+  const Vec3 on_edge = edge_on_a ? Vec3(guess.point_b + guess.gap_m * guess.normal) : guess.point_b;
   double s = std::clamp(e.dot(on_edge - p0), 0.0, length);
   double t = 0.0;  // rim.points[0] is the rim point along x
   const double tol = 1e-12 * std::max(length, r);
@@ -522,7 +514,8 @@ bool edge_rim_contact(const PosedPiece& poly, const Support& edge, const PosedPi
     return false;
   out->point_b = edge_on_a ? q : p;
   out->normal = n;
-  out->gap = n.dot((edge_on_a ? p : q) - out->point_b);
+  out->gap_m = n.dot((edge_on_a ? p : q) - out->point_b);
+  out->closest_points = out->gap_m > 0.0;  // apart, they are the pieces' closest points
   return true;
 }
 
@@ -575,7 +568,8 @@ void curved_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
   }
   if (out->size() == first) {
     // A single contact at the closest points (or the deepest point of A).
-    PointContact contact{distance.point_b, n, gap};
+    ConvexDistance contact = distance;
+    contact.normal = n;
     const auto is_rim = [](const PosedPiece& p, const Support& s) {
       return p.geometry->kind == PieceKind::Cylinder && s.kind == Support::Point &&
              s.interior.type == FeatureType::Edge;
@@ -588,7 +582,7 @@ void curved_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
     } else if (is_rim(a, sa) && is_edge(b, sb)) {
       edge_rim_contact(b, sb, a, sa, false, contact, &contact);
     }
-    push_contact(contact.point_b, contact.normal, contact.gap, sa.interior, sb.interior, out);
+    push_contact(contact.point_b, contact.normal, contact.gap_m, sa.interior, sb.interior, out);
   }
 }
 
