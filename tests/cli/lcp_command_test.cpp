@@ -248,7 +248,7 @@ TEST(LcpCommand, GroupedFileIsSolvedByItsFormulationAndChecked) {
 // The max search's w is written by the same rows the check evaluates, so a residual against
 // them would be 0 whatever w held: it is taken against the formulation's dense M z + q
 // (Egan's corner: 2.2e-16, not 0), and above 2,048 rows, where M is not formed, it says so.
-// Twelve copies of the corner on separate bodies make a formulation of 2,448 rows.
+// Twelve copies of the corner on separate bodies make a formulation of 3,900 rows (325 each).
 TEST(LcpCommand, GroupedResidualIsTakenAgainstTheDenseMatrixOrSaidNotComputed) {
   const std::string path =
       std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/egan_corner_step0.contact";
