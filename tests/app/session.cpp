@@ -23,24 +23,25 @@ std::string temp_path(const std::string& name) {
 int run_viewer(const std::string& args, const std::string& stderr_file,
                const std::string& stdout_file, std::string config_dir) {
   static int sessions = 0;
+  const std::string session = std::to_string(++sessions);
   if (config_dir.empty()) {
-    config_dir = temp_path("config_" + std::to_string(++sessions));
+    config_dir = temp_path("config_" + session);
     std::filesystem::remove_all(config_dir);
   }
   const char* asan = std::getenv("ASAN_OPTIONS");
   const std::string env = "ASAN_OPTIONS=" + std::string(asan ? asan : "") + ":detect_leaks=0 " +
                           "XDG_CONFIG_HOME=" + config_dir + " ";
-  const std::string command = env + PIVOT_XVFB_RUN + " -a -s '-screen 0 1280x800x24' " +
-                              PIVOT_VIEWER_PATH + " " + args + " 2>" + stderr_file + " >" +
-                              stdout_file;
-  // xvfb-run exits 5 when it cannot remove its temporary directory after the program ran,
-  // and the program's own status is lost (seen once in a CI run under ASan). That is the
-  // wrapper failing, not the viewer: run the session once more.
-  constexpr int kXvfbRunCleanupFailed = 5;
-  int status = std::system(command.c_str());
-  if (WIFEXITED(status) && WEXITSTATUS(status) == kXvfbRunCleanupFailed) {
-    status = std::system(command.c_str());
-  }
+  // The session's X authority file is ours, not xvfb-run's: without -f, xvfb-run keeps it
+  // in a temporary directory it removes on exit, and when that removal fails it exits 5
+  // and the viewer's own status is lost (seen in CI runs under ASan, twice in a row once).
+  const std::string auth_file = temp_path("xauthority_" + session);
+  std::ofstream{auth_file};
+  const std::string command = env + PIVOT_XVFB_RUN + " -a -f " + auth_file +
+                              " -s '-screen 0 1280x800x24' " + PIVOT_VIEWER_PATH + " " + args +
+                              " 2>" + stderr_file + " >" + stdout_file;
+  const int status = std::system(command.c_str());
+  std::error_code ignored;
+  std::filesystem::remove(auth_file, ignored);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
