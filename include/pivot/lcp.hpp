@@ -71,8 +71,8 @@ struct LcpResult {
   double solve_time_us = 0.0;  // wall time of the solve [microseconds]
   LcpBasis basis;              // the final basis when Solved
   bool warm = false;           // the answer is the warm start's basis, without a pivot
-  // Structural, Reduced: the answer ends Lemke's path started at the warm basis (a moving
-  // island whose basis was no answer; see solve_contact).
+  // The answer ends Lemke's path started at the warm basis (a moving island whose basis
+  // was no answer; see solve_contact).
   bool warm_path = false;
 };
 

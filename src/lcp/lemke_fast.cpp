@@ -75,11 +75,6 @@ ContactColumn combine(const ContactColumn& a, double s, const ContactColumn& b) 
 // from Step 0, where its rows have covering entries of one.
 constexpr double kMaxCover = 1e3;
 
-// A path from the warm basis gets this many pivots per LCP variable (the default budget is
-// 50 per variable, default_max_pivots): a start near the answer needs a few, and one that
-// wanders further leaves the rest of the budget to Step 0's path.
-constexpr int kWarmPathPivots = 2;
-
 // A blocking row is determinate when its m' is negative by more than this many of its
 // round-off bounds. Those bounds are first order and the condition estimate behind them
 // (U's diagonal) can be low by orders of magnitude in a near-singular basis, so a rounded

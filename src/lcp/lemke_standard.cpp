@@ -263,7 +263,36 @@ class StandardLemke {
     const int r0 = initial_leaving_row(q_.cwiseQuotient(c_), tol_, &ties_);
     entering_column(z0_);
     pivot(r0, z0_, -q_(r0) / c_(r0));
-    int entering = n_ + r0;  // the complement of w_r0
+    return follow(n_ + r0);  // the complement of w_r0 enters
+  }
+
+  // Lemke's path from the complementary basis whose basic z are z_basic, with the covering
+  // vector c = B e of that basis (warm_cover): the basic values B^-1 (q + c z0) = B^-1 q +
+  // z0 e all rise with z0 at unit rate, so z0 enters at the most negative one, which
+  // leaves, and its complement drives (the fast methods' warm path, lemke_fast.cpp;
+  // Fackler and Miranda's ray B e). Solved at once when the basis is feasible.
+  LcpStatus run_from(const std::vector<char>& z_basic) {
+    for (int j = 0; j < n_; ++j) {
+      if (!z_basic[j]) continue;
+      // z_j takes w_j's row.
+      basis_keys_ ^= signature_key(j) ^ signature_key(n_ + j);
+      basic_[j] = n_ + j;
+      row_of_[j] = -1;
+      row_of_[n_ + j] = j;
+    }
+    if (!refactor()) return LcpStatus::NumericalFailure;
+    x_ = x_fresh_;  // B^-1 q with its negative entries: refactor() clamps them, as on a path
+    const int r0 = initial_leaving_row(x_, tol_, &ties_);
+    if (x_(r0) >= 0.0) return LcpStatus::Solved;
+    entering_column(z0_);  // -B^-1 c = -e, up to round-off
+    if (!(d_(r0) < 0.0)) return LcpStatus::NumericalFailure;
+    const int leaving = basic_[r0];
+    pivot(r0, z0_, x_(r0) / d_(r0));
+    return follow(leaving < n_ ? leaving + n_ : leaving - n_);
+  }
+
+  // The path from the first pivot on, `entering` the variable that drives.
+  LcpStatus follow(int entering) {
     int since_refactor = 1;
     double worst_scale = round_off_scale_.maxCoeff();  // since the last refactorisation
     double theta = 0.0;
@@ -535,7 +564,7 @@ class StandardLemke {
         *magnitude += std::abs(v(r)) * M_.col(variable - n_).cwiseAbs();
       } else {
         *product -= v(r) * c_;
-        *magnitude += std::abs(v(r)) * c_;
+        *magnitude += std::abs(v(r)) * c_.cwiseAbs();
       }
     }
   }
@@ -554,7 +583,7 @@ class StandardLemke {
   // |a|_inf for the column a of `variable` in A = [I, -M, -c].
   double column_scale(int variable) const {
     return variable >= n_ && variable < z0_ ? M_col_scale_(variable - n_)
-           : variable == z0_                ? c_.maxCoeff()
+           : variable == z0_                ? c_.lpNorm<Eigen::Infinity>()
                                             : 1.0;
   }
 
@@ -689,6 +718,7 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
   StopRequest stop(options);
   std::vector<int> alpha;
   alpha.reserve(n);
+  VecX z_flipped, w_flipped;
   for (int flips = 0; flips <= max_flips && !stop(); ++flips) {
     alpha.clear();
     for (int j = 0; j < n; ++j) {
@@ -710,10 +740,19 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
         worst = j;
       }
     }
-    *z = exact.cwiseMax(0.0);
-    *w = M * *z + q;
-    if (lowest >= -slack && check_complementarity(*z, *w, q.lpNorm<Eigen::Infinity>()).accepted)
+    // The basis as given keeps its answer in *z, *w; a flipped one's goes there if taken.
+    VecX& answer_z = flips == 0 ? *z : z_flipped;
+    VecX& answer_w = flips == 0 ? *w : w_flipped;
+    answer_z = exact.cwiseMax(0.0);
+    answer_w = M * answer_z + q;
+    if (lowest >= -slack &&
+        check_complementarity(answer_z, answer_w, q.lpNorm<Eigen::Infinity>()).accepted) {
+      if (flips > 0) {
+        *z = std::move(z_flipped);
+        *w = std::move(w_flipped);
+      }
       return flips;
+    }
     (*basic)[worst] = !(*basic)[worst];
   }
   return -1;
@@ -736,14 +775,16 @@ bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const Lemke
 
 namespace {
 
-// One run of the method with the given reading and covering vector; solve_time_us is left
-// to the caller. A run that ends on a complementary basis the acceptance rule refuses
-// writes its basic z to *refused_end when that is still empty.
+// One run of the method with the given reading and covering vector, from Step 0 or, given
+// `warm`, from that complementary basis (whose covering vector `cover` must then be);
+// solve_time_us is left to the caller. A run that ends on a complementary basis the
+// acceptance rule refuses writes its basic z to *refused_end when that is still empty.
 LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
-                     Reading reading, std::vector<char>* refused_end) {
+                     Reading reading, std::vector<char>* refused_end,
+                     const std::vector<char>* warm = nullptr) {
   LcpResult result;
   StandardLemke lemke(M, q, cover, options, reading);
-  result.status = lemke.run();
+  result.status = warm ? lemke.run_from(*warm) : lemke.run();
   result.pivots = lemke.pivots();
   const bool ended = result.status == LcpStatus::Solved;  // on a complementary basis
   if (ended) {
@@ -773,6 +814,28 @@ LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const Lemk
 }
 
 }  // namespace
+
+LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
+                    const LemkeOptions& options) {
+  const Clock::time_point start = Clock::now();
+  check_input(M, q);
+  const int n = static_cast<int>(q.size());
+  LcpResult result;
+  if (static_cast<int>(warm.z_basic.size()) != n || n == 0 || q.minCoeff() >= 0.0) return result;
+  // c = B e = e_W - M 1_Z: B's columns are e_k for the basic w and -M_k for the basic z.
+  VecX basic_ones = VecX::Zero(n);
+  for (int j = 0; j < n; ++j) basic_ones(j) = warm.z_basic[j] ? 1.0 : 0.0;
+  const VecX cover = VecX::Ones(n) - basic_ones - M * basic_ones;
+  LemkeOptions limited = options;
+  const int limit = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
+  limited.max_pivots = std::min(limit, kWarmPathPivots * n);
+  std::vector<char> refused_end;
+  result = solve_with(M, q, cover, limited, {TieRule::Window, RowScale::Own, Inverse::Updated},
+                      &refused_end, &warm.z_basic);
+  result.warm_path = result.status == LcpStatus::Solved;
+  result.solve_time_us = microseconds_since(start);
+  return result;
+}
 
 LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options) {
   return solve_lemke(M, q, options, RayMeaning::Proof);

@@ -116,23 +116,40 @@ constexpr int kFreshMaxSize = 512;
 // is solved directly each time, M_aa z_a = -q_a with iterative refinement, O(|a|^3), and
 // a stop request is heard between flips. Returns the flips made, with *basic the basis
 // and *z, *w its answer (z clamped at zero, w = M z + q), or -1 after max_flips flips or
-// at a singular M_aa. The standard method's repair of a refused path end (slack infinite:
-// the rule alone judges) and its warm start.
+// at a singular M_aa, with *z, *w the answer of the basis as given when it could be solved
+// (else left as they were). The standard method's repair of a refused path end (slack
+// infinite: the rule alone judges) and its warm start.
 int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
                    const LemkeOptions& options, std::vector<char>* basic, VecX* z, VecX* w);
 
 // The standard method's warm start (the fast methods': lemke_fast.cpp, warm_answer): the
 // basis `warm` (the previous step's answer, rows matched by contact) made an answer by at
 // most kFlipRepairs flips, held to a path's leaving slack (kLeavingSlack max(1, |q|_inf)).
-// True with *result Solved, warm and its basis set, and no pivots; false, *result
-// unspecified, when it is no answer. At any n: its at most kFlipRepairs + 1 dense solves
-// of the basis, O(|a|^3) each, cost less than a path whose pivots cost O(n^2) each and
-// number about |a| or more. The ten-block tower at d = 16 (n = 720, |a| about 70) ran
-// its 60 s in 4.5 s with it against 62 s of cold paths; on the bin pile at rest (n =
-// 1,014, |a| = 428) a refused warm start and forming M took 24 to 53 ms, where the cold
-// path took seconds.
+// True with *result Solved, warm and its basis set, and no pivots; false when it is no
+// answer, with result->z and w the answer of `warm` as given if it could be solved (else
+// as they were: the caller judges by it whether a path from that basis is wanted). At any
+// n: its at most kFlipRepairs + 1 dense solves of the basis, O(|a|^3) each, cost less than
+// a path whose pivots cost O(n^2) each and number about |a| or more. The ten-block tower
+// at d = 16 (n = 720, |a| about 70) ran its 60 s in 4.5 s with it against 62 s of cold
+// paths; on the bin pile at rest (n = 1,014, |a| = 428) a refused warm start and forming
+// M took 24 to 53 ms, where the cold path took seconds.
 bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const LemkeOptions& options,
                  LcpResult* result);
+
+// A path from the warm basis gets this many pivots per LCP variable (the default budget is
+// 50 per variable, default_max_pivots): a start near the answer needs a few, and one that
+// wanders further leaves the rest of the budget to Step 0's path. Every method's.
+constexpr int kWarmPathPivots = 2;
+
+// The standard method's warm path (the fast methods': lemke_fast.cpp, warm_path), for a
+// warm basis that warm_answer could not make an answer: Lemke's path started at that
+// complementary basis with the covering vector B e, within kWarmPathPivots per variable
+// (and options.max_pivots), one run on the updated inverse with no restart. Its result
+// as solve_lemke's, warm_path set when Solved (an answer the acceptance rule takes);
+// a failure's pivots are the work done, for the caller's budget. NumericalFailure with
+// no pivot when there is nothing to start from (no basis of this size, or q >= 0).
+LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
+                    const LemkeOptions& options);
 
 // Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
 // q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the
