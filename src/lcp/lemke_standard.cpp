@@ -272,6 +272,7 @@ class StandardLemke {
   // leaves, and its complement drives (the fast methods' warm path, lemke_fast.cpp;
   // Fackler and Miranda's ray B e). Solved at once when the basis is feasible.
   LcpStatus run_from(const std::vector<char>& z_basic) {
+    bool any_z = false;
     for (int j = 0; j < n_; ++j) {
       if (!z_basic[j]) continue;
       // z_j takes w_j's row.
@@ -279,9 +280,13 @@ class StandardLemke {
       basic_[j] = n_ + j;
       row_of_[j] = -1;
       row_of_[n_ + j] = j;
+      any_z = true;
     }
-    if (!refactor()) return LcpStatus::NumericalFailure;
-    x_ = x_fresh_;  // B^-1 q with its negative entries: refactor() clamps them, as on a path
+    // The all-w basis is where the constructor left B^-1 = I and x = q (Step 0's, with c = e).
+    if (any_z) {
+      if (!refactor()) return LcpStatus::NumericalFailure;
+      x_ = x_fresh_;  // B^-1 q with its negative entries: refactor() clamps them, as on a path
+    }
     const int r0 = initial_leaving_row(x_, tol_, &ties_);
     if (x_(r0) >= 0.0) return LcpStatus::Solved;
     entering_column(z0_);  // -B^-1 c = -e, up to round-off

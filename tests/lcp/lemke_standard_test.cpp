@@ -368,6 +368,78 @@ TEST(LemkeStandard, RejectsMismatchedOrNonFiniteInput) {
   EXPECT_THROW(solve_lemke(M, -VecX::Ones(2)), std::invalid_argument);
 }
 
+// The standard method's path from a warm basis (warm_path). On a P-matrix the answer is
+// unique, so the path from the answer basis of a neighbouring q must end where Step 0's
+// does; it has at most two pivots per variable for it (measured at n = 5, 30, 120: 2, 4
+// and 13 pivots against Step 0's 3, 15 and 62).
+TEST(StandardWarmPath, EndsOnStepZerosAnswerOfAPMatrixFromANeighboursBasis) {
+  std::mt19937 rng(44);
+  for (int n : {5, 30, 120}) {
+    const MatX A = random_matrix(n, n, &rng);
+    const MatX S = 2.0 * random_matrix(n, n, &rng);
+    const MatX M = A * A.transpose() + MatX::Identity(n, n) + S - S.transpose();
+    const VecX q0 = random_vector(n, &rng);
+    const VecX q1 = q0 + 0.3 * random_vector(n, &rng);
+    const LcpResult before = solve_lemke(M, q0);
+    ASSERT_EQ(before.status, LcpStatus::Solved);
+    const LcpResult cold = solve_lemke(M, q1);
+    const LcpResult warm = warm_path(M, q1, before.basis, {});
+    SCOPED_TRACE("n = " + std::to_string(n));
+    expect_accepted(M, q1, warm);
+    EXPECT_TRUE(warm.warm_path);
+    EXPECT_LE(warm.pivots, kWarmPathPivots * n);
+    EXPECT_LE(warm.pivots, cold.pivots);
+    EXPECT_LT((warm.z - cold.z).lpNorm<Eigen::Infinity>(),
+              1e-10 * std::max(1.0, cold.z.lpNorm<Eigen::Infinity>()));
+  }
+}
+
+TEST(StandardWarmPath, AFeasibleBasisIsTheAnswerWithoutAPivot) {
+  std::mt19937 rng(45);
+  const int n = 20;
+  const MatX A = random_matrix(n, n, &rng);
+  const MatX M = A * A.transpose() + MatX::Identity(n, n);
+  const VecX q = random_vector(n, &rng);
+  const LcpResult cold = solve_lemke(M, q);
+  ASSERT_EQ(cold.status, LcpStatus::Solved);
+  const LcpResult warm = warm_path(M, q, cold.basis, {});
+  expect_accepted(M, q, warm);
+  EXPECT_TRUE(warm.warm_path);
+  EXPECT_EQ(warm.pivots, 0);
+  EXPECT_EQ(warm.basis.z_basic, cold.basis.z_basic);
+}
+
+TEST(StandardWarmPath, StopsAfterTwoPivotsPerVariable) {
+  // From the all-w basis (B = I, B e = e) the path is Step 0's, which on Murty's problem
+  // takes 2^n pivots: the warm path gives up at 2n.
+  MatX M;
+  VecX q;
+  murty(10, &M, &q);
+  LcpBasis all_w;
+  all_w.z_basic.assign(10, 0);
+  const LcpResult r = warm_path(M, q, all_w, {});
+  EXPECT_EQ(r.status, LcpStatus::PivotLimit);
+  EXPECT_EQ(r.pivots, 20);
+  EXPECT_FALSE(r.warm_path);
+}
+
+TEST(StandardWarmPath, NothingToStartFromIsAFailureWithoutAPivot) {
+  MatX M;
+  VecX q;
+  murty(4, &M, &q);
+  LcpBasis wrong_size;
+  wrong_size.z_basic.assign(5, 0);
+  const VecX nonnegative = VecX::Ones(4);
+  LcpBasis all_w;
+  all_w.z_basic.assign(4, 0);
+  for (const LcpResult& r :
+       {warm_path(M, q, wrong_size, {}), warm_path(M, nonnegative, all_w, {})}) {
+    EXPECT_EQ(r.status, LcpStatus::NumericalFailure);
+    EXPECT_EQ(r.pivots, 0);
+    EXPECT_FALSE(r.warm_path);
+  }
+}
+
 TEST(LemkeRatioTest, PrefersSmallestRatioAndReportsTies) {
   std::vector<int> ties;
   double theta = 0.0;
