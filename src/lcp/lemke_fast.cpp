@@ -104,7 +104,7 @@ class FastLemke {
     tol_ = options.relative_tolerance;
     noise_ = 0.0;
     slack_ = 0.0;
-    max_pivots_ = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(size_);
+    max_pivots_ = pivot_limit(options, size_);
     stop_ = StopRequest(options);
     repair_ends_ = options.repair_refused_end;
     rmax_ = 6 * nc_.num_bodies + 2;

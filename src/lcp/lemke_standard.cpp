@@ -19,6 +19,10 @@ namespace pivot {
 
 int default_max_pivots(int n) { return 50 * (n + 1); }
 
+int pivot_limit(const LemkeOptions& options, int n) {
+  return options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
+}
+
 VecX spread_cover(int n, double spread, int seed) {
   VecX c;
   spread_cover(n, spread, seed, &c);
@@ -231,7 +235,7 @@ class StandardLemke {
         tol_(options.relative_tolerance),
         rule_(reading.ties),
         scale_rule_(reading.scale),
-        max_pivots_(options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n_)),
+        max_pivots_(pivot_limit(options, n_)),
         stop_(options),
         fresh_(reading.inverse == Inverse::Fresh),
         period_(std::max(kRefactorPeriod, n_)),
@@ -267,8 +271,8 @@ class StandardLemke {
   }
 
   // Lemke's path from the complementary basis whose basic z are z_basic, with the covering
-  // vector c = B e of that basis (warm_cover): the basic values B^-1 (q + c z0) = B^-1 q +
-  // z0 e all rise with z0 at unit rate, so z0 enters at the most negative one, which
+  // vector c = B e of that basis (formed by warm_path below): the basic values B^-1 (q + c z0) =
+  // B^-1 q + z0 e all rise with z0 at unit rate, so z0 enters at the most negative one, which
   // leaves, and its complement drives (the fast methods' warm path, lemke_fast.cpp;
   // Fackler and Miranda's ray B e). Solved at once when the basis is feasible.
   LcpStatus run_from(const std::vector<char>& z_basic) {
@@ -832,8 +836,7 @@ LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
   for (int j = 0; j < n; ++j) basic_ones(j) = warm.z_basic[j] ? 1.0 : 0.0;
   const VecX cover = VecX::Ones(n) - basic_ones - M * basic_ones;
   LemkeOptions limited = options;
-  const int limit = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
-  limited.max_pivots = std::min(limit, kWarmPathPivots * n);
+  limited.max_pivots = std::min(pivot_limit(options, n), kWarmPathPivots * n);
   std::vector<char> refused_end;
   result = solve_with(M, q, cover, limited, {TieRule::Window, RowScale::Own, Inverse::Updated},
                       &refused_end, &warm.z_basic);
@@ -896,7 +899,7 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     std::vector<char> refused_end;
     result = solve_with(M, q, ones, options, kAttempts[0].reading, &refused_end);
     int pivots = result.pivots;
-    const int limit = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
+    const int limit = pivot_limit(options, n);
     LemkeOptions left = options;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;

@@ -28,6 +28,9 @@ namespace pivot {
 // 2^n pivots and exceeds it from n = 9 on (2^9 = 512 > 500): a problem that needs more
 // asks for it through max_pivots.
 int default_max_pivots(int n);
+// The pivot limit of a solve of size n: options.max_pivots, or default_max_pivots(n) when
+// that is 0.
+int pivot_limit(const LemkeOptions& options, int n);
 
 // A covering vector c_k = 1 + spread u_k, u_k = frac(0.5 + phi (k + seed)) the golden-ratio
 // sequence in [0, 1): any positive c starts a valid path (Cottle-Pang-Stone 4.4.5); spread

@@ -34,25 +34,28 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
     // tower under a push.
     const double slack = kLeavingSlack * std::max(1.0, lcp.q.lpNorm<Eigen::Infinity>());
     const bool answered = warm_answer(lcp.M, lcp.q, warm, options, &result);
-    bool warm_taken = answered && check_contact_solution(problem, result.z).accepted &&
-                      sliding_friction_row(result.z, result.w, result.basis.z_basic,
-                                           problem.num_contacts(), problem.d, slack) < 0;
+    bool done = answered && check_contact_solution(problem, result.z).accepted &&
+                sliding_friction_row(result.z, result.w, result.basis.z_basic,
+                                     problem.num_contacts(), problem.d, slack) < 0;
     // Else, when the basis is no answer and its answer moves (as the fast methods decide,
     // lemke_fast.cpp, run()), Lemke's path from it, and Step 0's with what that left of
     // the budget (docs/lemke-fast.md, "Warm start": 1,313 pivots against 1,615 on Lloyd's
     // stacks under changed wrenches).
     const bool moving = result.z.size() == lcp.q.size() &&
                         !at_rest(result.z, result.w, problem.num_contacts(), problem.d, slack);
+    // The path's answer must also pass the contact check (the gate below), so that one it
+    // refuses still leaves Step 0 its run; a stop request ends the solve.
     if (!answered && moving) {
       result = warm_path(lcp.M, lcp.q, warm, options);
-      warm_taken = result.status == LcpStatus::Solved || result.status == LcpStatus::Cancelled;
+      done = (result.status == LcpStatus::Solved &&
+              check_contact_solution(problem, result.z).accepted) ||
+             result.status == LcpStatus::Cancelled;
     }
-    if (!warm_taken) {
+    if (!done) {
       const int warm_pivots = result.pivots;
       LemkeOptions left = options;
-      const int n = static_cast<int>(lcp.q.size());
-      left.max_pivots = std::max(
-          1, (options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n)) - warm_pivots);
+      left.max_pivots =
+          std::max(1, pivot_limit(options, static_cast<int>(lcp.q.size())) - warm_pivots);
       result = solve_lemke(lcp.M, lcp.q, left, RayMeaning::RoundOff);
       result.pivots += warm_pivots;
     }
