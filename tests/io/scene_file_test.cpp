@@ -245,6 +245,21 @@ TEST(SceneFile, NonUnitQuaternionAndNormalAreNormalisedWithWarning) {
       load(with_body(R"(, "orientation": [0.707106781, 0, 0, 0.707106781])")).warnings.empty());
 }
 
+TEST(SceneFile, HugeQuaternionAndNormalAreNormalisedNotZeroed) {
+  // Squared, 6e307 overflows: q / |q| was the zero quaternion, which the writer wrote and
+  // no reader takes (scene_file fuzz, the orientation of a body of a bin pile scene).
+  const std::string text = R"({"bodies": [
+  {"name": "tilted", "shape": {"type": "sphere", "radius": 1}, "orientation": [0.23, -6e307, -0.58, 0.45]},
+  {"name": "ground", "fixed": true, "shape": {"type": "half_space", "normal": [0, 0, 1e308]}}]})";
+  const LoadedScene loaded = load(text);
+  EXPECT_TRUE(loaded.scene.initial_states[0].pose.orientation.isApprox(Quat(0, -1, 0, 0), 1e-15));
+  // stableNorm scales before it squares: the quotient is 1 within round-off, not exactly.
+  EXPECT_TRUE(
+      std::get<HalfSpace>(loaded.scene.bodies[1].shape).normal.isApprox(Vec3::UnitZ(), 1e-15));
+  const LoadedScene again = parse_scene(scene_to_json(loaded.scene), "rewritten.json");
+  EXPECT_TRUE(again.scene.initial_states[0].pose.orientation.isApprox(Quat(0, -1, 0, 0), 1e-15));
+}
+
 TEST(SceneFile, CameraOrbitHintGivesTheViewersEye) {
   const Scene scene =
       load(
