@@ -58,6 +58,7 @@ class StepStats:
     fallbacks: int
     rescues: dict[str, int]
     recoveries: int
+    deferred_penetrations: int  # penetrations left to the push where the velocity LCP had none
     cancelled: bool  # abandoned past World(step_time_limit=...): the state is the step's start
     failures: int
     max_penetration: float  # [m]

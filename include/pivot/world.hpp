@@ -28,6 +28,9 @@ struct StepStats {
   int fallbacks = 0;      // solves the scene's method failed, handed to the fallback chain
   std::array<int, kFallbackStages> rescues{};  // of those, answered by each FallbackStage
   int recoveries = 0;     // islands pushed out of a penetration deeper than the slop
+  // islands whose velocity LCP had no solution with a penetration in it (a wedge that
+  // friction locks), solved with all of the penetration left to the recovery push
+  int deferred_penetrations = 0;
   int failures = 0;       // islands no method solved (only with FailurePolicy::Continue)
   // Max-formulation groups (docs/nonconvex-max.md): selections of active sides whose
   // Stewart-Trinkle LCP was solved, summed over islands and attempts, and the searches

@@ -204,6 +204,9 @@ void bind_world(py::module_& m) {
           "islands each fallback stage answered: {'structural': n, 'perturbed_cover': n, "
           "'merged_duplicates': n, 'regularised': n, 'standard': n, 'repaired_end': n}")
       .def_readonly("recoveries", &StepStats::recoveries, "islands pushed out of a penetration")
+      .def_readonly("deferred_penetrations", &StepStats::deferred_penetrations,
+                    "islands whose velocity LCP had no solution with a penetration in it (a "
+                    "wedge friction locks), solved with all of it left to the recovery push")
       .def_readonly("cancelled", &StepStats::cancelled,
                     "the step ran past step_time_limit and was abandoned: the state is its start")
       .def_readonly("failures", &StepStats::failures,

@@ -4,7 +4,7 @@
 
 namespace pivot {
 
-bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& groups,
+bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& groups, double slop_m,
                      std::vector<double>* depth_m) {
   std::vector<double>& depth = *depth_m;
   depth.resize(gap_m.size());
@@ -16,7 +16,7 @@ bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& gr
   }
   bool any = false;
   for (double& s : depth) {
-    s = std::max(0.0, s - kRecoverySlop_m);
+    s = std::max(0.0, s - slop_m);
     any = any || s > 0.0;
   }
   return any;

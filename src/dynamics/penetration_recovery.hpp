@@ -19,13 +19,14 @@ namespace pivot {
 // O(m g^2 h^2) per step; a pose 10 um deep is below anything a user sees.
 constexpr double kRecoverySlop_m = 1e-5;
 
-// (gaps f of the island's contact rows, groups of rows) => per row the depth s >= 0
+// (gaps f of the island's contact rows, groups of rows, slop) => per row the depth s >= 0
 // beyond the slop of its unit, a contact alone or a group's sides together; a group's gap
 // is the largest of its sides' (Egan (29): max_i f_i >= 0), so every side of a group
 // shifts by the same depth and the max formulation stays as it was.
 //   s_u = max(0, -max_{i in u} f_i - slop)
-// Returns whether any s is positive.
-bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& groups,
+// Returns whether any s is positive. The step passes kRecoverySlop_m, and 0 when the
+// velocity LCP with the slop's penetration in it has no solution (World::step_island).
+bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& groups, double slop_m,
                      std::vector<double>* depth_m);
 
 // The pseudo-velocity LCP (same bodies, contacts and groups as the step's, mu = 0): with

@@ -2,6 +2,7 @@
 // inserts the peg, and the jam of peg_in_hole_jam.json against its closed form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -86,6 +87,29 @@ TEST(PegInHoleJam, StaysJammedWhileFrictionHoldsThePush) {
   run_until(&world, 0.45);
   // Wedging tilts it by about 2 c / L (c = 0.5 mm clearance), which lifts its centre by
   // less than c; sliding would have dropped it by 1/2 (P/m) t^2 = 0.1 m.
+  EXPECT_LT(std::abs(world.state().bodies[peg].pose.position.z() - start_z), 0.5e-3);
+  EXPECT_LT(world.state().bodies[peg].twist.linear.norm(), 1e-6);
+}
+
+// At mu = 2 the wedge locks: its step-2 velocity LCP, asked to undo a penetration of
+// 2e-7 m, has no solution any method finds (tests/dynamics/penetration_recovery_test.cpp),
+// and the step leaves that penetration to the recovery push instead of failing. The peg
+// stays jammed as at mu = 0.3, and no step fails (a failure would throw here).
+TEST(PegInHoleJam, StaysJammedAtMu2WithTheWedgesPenetrationLeftToThePush) {
+  World world(shipped_scene("peg_in_hole_jam.json"));
+  world.settings().friction_override = 2.0;
+  const int peg = body_index(world.scene(), "peg");
+  const double start_z = world.state().bodies[peg].pose.position.z();
+  int deferred = 0;
+  double max_penetration_m = 0.0;
+  while (world.state().time_s < 1.0) {
+    world.step();
+    deferred += world.last_stats().deferred_penetrations;
+    max_penetration_m = std::max(max_penetration_m, world.last_stats().max_penetration_m);
+  }
+  EXPECT_GE(deferred, 1);
+  // Below the recovery slop (1e-5 m): the push removed what the velocity step was spared.
+  EXPECT_LT(max_penetration_m, 1e-5);
   EXPECT_LT(std::abs(world.state().bodies[peg].pose.position.z() - start_z), 0.5e-3);
   EXPECT_LT(world.state().bodies[peg].twist.linear.norm(), 1e-6);
 }

@@ -72,6 +72,7 @@ struct RunSummary {
   std::array<int, kFallbackStages> rescues{};
   int failures = 0;
   int recoveries = 0;
+  int deferred_penetrations = 0;
   // Max groups: the selections each step tried, over the steps that searched, and the
   // searches that spent their budget (StepStats::selection_budgets_exhausted).
   std::vector<int> selections;
@@ -146,6 +147,7 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["rescues"] = rescues;
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
+    j["deferred_penetrations"] = s.deferred_penetrations;
     j["selections_per_step"] = {{"steps", s.selections.size()},
                                 {"median", selections_median},
                                 {"p99", selections_p99},
@@ -188,6 +190,12 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   if (!rescued.empty()) rescued += ")";
   std::printf("fallbacks        %d%s, failures %d\n", s.fallbacks, rescued.c_str(), s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
+  if (s.deferred_penetrations > 0) {
+    std::printf(
+        "deferred         %d (penetrations left to the push where the velocity LCP had no "
+        "solution: a wedge friction locks)\n",
+        s.deferred_penetrations);
+  }
   if (!s.selections.empty()) {
     std::printf(
         "selections/step  median %d, p99 %d, max %d over %zu steps with max groups; budget "
@@ -256,6 +264,7 @@ int run_scene(const RunOptions& o) {
         write_failed_solve(failed, o.failure_dir);
       }
       s.recoveries += st.recoveries;
+      s.deferred_penetrations += st.deferred_penetrations;
       if (st.selections > 0) s.selections.push_back(st.selections);
       s.selection_budgets_exhausted += st.selection_budgets_exhausted;
       s.collision_us += st.collision_us;
