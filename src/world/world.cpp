@@ -252,10 +252,11 @@ bool World::step_island(int island_index) {
     // (b = f/h < 0), and where friction locks a wedge that LCP may have no solution: the
     // peg of peg_in_hole_jam.json at mu = 2, 2e-7 m into its wall at step 2, ends on a
     // secondary ray with every method and every stage of the fallback chain. With b >= 0
-    // it has one (Anitescu-Potra 1997: z >= 0, M z >= 0, z'M z = 0 give z'q = theta'b >=
-    // 0, so Lemke's method ends on a solution), so the island is solved again with all of
-    // its penetration left to the recovery push, which is frictionless. When that fails
-    // too, the problem kept as the failed step's is this second one.
+    // a convex island's has one (Anitescu-Potra 1997: z >= 0, M z >= 0, z'M z = 0 give
+    // z'q = theta'b >= 0, so Lemke's method ends on a solution), so the island is solved
+    // again with all of its penetration left to the recovery push, which is frictionless
+    // (a group's largest side then has b = 0, its others below, as Egan (29) allows). When
+    // that fails too, the problem kept as the failed step's is this second one.
     if (solve_result->status != LcpStatus::Solved &&
         recovery_depths(in.gaps_m, in.groups.groups, 0.0, &in.stepper.recovery_depth_m)) {
       recovering = true;
