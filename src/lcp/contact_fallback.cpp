@@ -110,7 +110,7 @@ LcpResult solve_regularised(const ContactProblem& p, const LemkeOptions& options
 
 // The reduced method's last resorts (a cycle's answer at the rule's full tolerance, its
 // first refused path end repaired), else the structural method's, else the standard
-// method's where it repairs (n <= kFreshMaxSize; beyond, its nine runs would be paid again
+// method's where it repairs (n <= kDenseRepairMaxSize; beyond, its nine runs would be paid again
 // for nothing).
 LcpResult solve_repaired(const ContactProblem& p, const LemkeOptions& options) {
   LemkeOptions repair = options;
@@ -123,7 +123,7 @@ LcpResult solve_repaired(const ContactProblem& p, const LemkeOptions& options) {
   LcpResult structural = solve_contact(p, LcpMethod::Structural, repair);
   structural.pivots += result.pivots;
   if (structural.status == LcpStatus::Solved || structural.status == LcpStatus::Cancelled ||
-      p.lcp_size() > kFreshMaxSize) {
+      p.lcp_size() > kDenseRepairMaxSize) {
     return structural;
   }
   LcpResult standard = solve_contact(p, LcpMethod::Standard, repair);

@@ -1,6 +1,7 @@
 // The standard Lemke method (Lloyd 2005 Sec. 4, after Sargent 1978): covering vector of
 // ones, explicit basis inverse updated by one rank-one (product-form) step per pivot, so a
-// pivot costs O(n^2), and the lexicographic ratio test against cycling.
+// pivot costs O(n^2), and the lexicographic ratio test against cycling; its last runs on a
+// factorisation of the basis instead (lemke_factored.hpp).
 #include "lemke_standard.hpp"
 
 #include <Eigen/LU>
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "lcp_check.hpp"
+#include "lemke_factored.hpp"
 #include "stop_request.hpp"
 #include "stopwatch.hpp"
 
@@ -152,33 +154,21 @@ enum class TieRule { Window, Confirmed };
 // block_stack_5_step138.contact). On a tower of ten blocks (block_tower_10_step42.contact,
 // |B^-1|_max ~ 1e2) a step that tied 24 rows left z0 at 3.6e-12, above its row's own
 // degenerate floor but within the whole basis's, and the path went on to a ray.
-// solve_lemke tries Whole when Own has failed with both tie rules. Sum: the row's 1-norm,
-// |B^-1| 1, the componentwise bound of the rounding of (B^-1 v)_i for |v|_inf = 1 (Higham,
-// Accuracy and Stability, Sec. 7.2) up to eps n, between Own and n times Own. The Fresh
-// spread runs read it: their inverse is accurate, and the row's largest entry understates
-// the round-off of a row with many entries of its size (tower step 1545: with Own every run,
-// also with the inverse refactorised at every pivot, took z0 past zero as not blocking and
-// ended on an answer 0.15 below zero; with Sum a Fresh run solves).
-enum class RowScale { Own, Whole, Sum };
+// solve_lemke tries Whole when Own has failed with both tie rules.
+enum class RowScale { Own, Whole };
 
-// How B^-1 follows the basis. Updated: one rank-one (product-form) step per pivot,
-// refactorised every max(kRefactorPeriod, n) pivots and after small pivot elements, O(n^2)
-// a pivot. Fresh: also refactorised from the basis (refactor(), an LU of the basis block,
-// O(k^3 + n k^2) for k basic z) after every pivot that leaves |B^-1|_max above
-// kFreshScale. The updates' error grows with |B^-1|, and in the near-singular bases of
-// stacked blocks (four coplanar contacts a face, |B^-1| up to 1e11 after exact pivot
-// elements of 1e-12) it is what the ratio test then judges:
+// How the basis is followed. Updated: B^-1 kept explicitly, one rank-one (product-form)
+// step per pivot, refactorised every max(kRefactorPeriod, n) pivots and after small pivot
+// elements, O(n^2) a pivot. Factored: no inverse; each pivot solves the basis afresh from
+// an LU of its basis block and judges every row by its own round-off bound (FactoredLemke,
+// lemke_factored.hpp). The updates' error grows with |B^-1|, and in the near-singular bases
+// of stacked blocks (four coplanar contacts a face, |B^-1| up to 1e11 after exact pivot
+// elements of 1e-12) it is what the updated run's ratio test judges; zeroing tied rows
+// (pivot()) then keeps values that are not zero at zero with no bound on the error (on an
+// island of the bin pile a row at 1e-3, zeroed as a tie, took the path to a refused end).
 // tests/lcp/soak/block_tower_10_step12941.contact ends every Updated run at an answer the
-// acceptance check refuses, and its first spread-cover run solves with Fresh.
-enum class Inverse { Updated, Fresh };
-// Below this |B^-1|_max an update's error, eps |B^-1| |a| per entry, is far inside the
-// ratio test's window (tol = 1e-12 times the row's scale). Measured, rows judged by Own,
-// with Fresh runs in place of the updated spread runs on `pivot run
-// scenes/block_tower_10.json --method standard --duration 10` (CPU against the method
-// without Fresh runs, which leaves 261 steps to the fallback chain): refactorising at every
-// pivot 1.26 times and 32 steps left, above 1e2 1.08 times and 22 left, above 1e3 28 left;
-// the saved problems solved are the same.
-constexpr double kFreshScale = 1e2;
+// acceptance check refuses; the first Factored run solves it.
+enum class Inverse { Updated, Factored };
 // One way of reading the data, a run of the method.
 struct Reading {
   TieRule ties;
@@ -221,6 +211,43 @@ bool solve_refined(const MatX& M, const VecX& q, const std::vector<int>& rows,
   return solve_refined(MatX(M(rows, alpha)), VecX(-q(rows)), z_a);
 }
 
+// z of the basis a ray ended on (basic z alpha, rows R whose w is nonbasic), solved afresh
+// with z0 among the unknowns and its value then dropped: M_Ra z_a + c_R z0 = -q_R, square at
+// a ray (both members of the entering pair are nonbasic), solve_refined. The path may have
+// kept z0 above zero by round-off alone; the acceptance rule decides whether this z is an
+// answer (the fast methods' ray answer, lemke_fast.cpp). False when the system is
+// numerically singular.
+bool ray_z(const MatX& M, const VecX& q, const VecX& c, const std::vector<int>& alpha,
+           const std::vector<int>& rows, VecX* z) {
+  const int k = static_cast<int>(alpha.size());
+  if (static_cast<int>(rows.size()) != k + 1) return false;
+  MatX A(k + 1, k + 1);
+  A.leftCols(k) = M(rows, alpha);
+  A.col(k) = c(rows);
+  VecX v;
+  if (!solve_refined(A, VecX(-q(rows)), &v)) return false;
+  *z = VecX::Zero(q.size());
+  (*z)(alpha) = v.head(k).cwiseMax(0.0);
+  return true;
+}
+
+// z of a path's final basis, solved directly from M_Ra z_a = -q_R (a = basic z indices, R =
+// rows whose w is nonbasic) with iterative refinement (solve_refined), so the answer does not
+// carry the error of the path's arithmetic. R = a when z0 has left; when z0 vanished basic
+// (z0_vanished) R also holds the entering variable's row and the consistent system is
+// overdetermined. Returns false when M_Ra has numerically dependent columns.
+bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha,
+                     const std::vector<int>& rows, VecX* z) {
+  *z = VecX::Zero(q.size());
+  if (alpha.empty()) return true;
+  VecX z_a;
+  if (!solve_refined(M, q, rows, alpha, &z_a)) return false;
+  // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
+  // returned z is nonnegative and it is that z the acceptance check judges.
+  (*z)(alpha) = z_a.cwiseMax(0.0);
+  return true;
+}
+
 // Lemke's method on w = M z + c z0 + q in tableau form A x = q with A = [I, -M, -c] and
 // x = (w, z, z0) >= 0. Variable numbering: w_i is i, z_j is n + j, z0 is 2n.
 class StandardLemke {
@@ -237,7 +264,6 @@ class StandardLemke {
         scale_rule_(reading.scale),
         max_pivots_(pivot_limit(options, n_)),
         stop_(options),
-        fresh_(reading.inverse == Inverse::Fresh),
         period_(std::max(kRefactorPeriod, n_)),
         q_scale_(q.lpNorm<Eigen::Infinity>()),
         M_col_scale_(M.cwiseAbs().colwise().maxCoeff().transpose()),
@@ -340,8 +366,7 @@ class StandardLemke {
         return LcpStatus::NumericalFailure;
       const double scale = round_off_scale_.maxCoeff();
       worst_scale = std::max(worst_scale, scale);
-      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale ||
-          (fresh_ && scale > kFreshScale)) {
+      if (++since_refactor >= period_ || small || scale < kConditionRecovered * worst_scale) {
         if (!refactor()) return LcpStatus::NumericalFailure;
         since_refactor = 0;
         worst_scale = round_off_scale_.maxCoeff();
@@ -387,45 +412,6 @@ class StandardLemke {
       if (row_of_[n_ + j] >= 0) alpha->push_back(j);
       if (row_of_[j] < 0) rows->push_back(j);
     }
-  }
-
-  // z of the basis a ray ended on, solved afresh with z0 among the unknowns and its value
-  // then dropped: M_Ra z_a + c_R z0 = -q_R over the rows R whose w is nonbasic, square at a
-  // ray (both members of the entering pair are nonbasic), solve_refined. The path may have
-  // kept z0 above zero by round-off alone; the acceptance rule decides whether this z is an
-  // answer (the fast methods' ray answer, lemke_fast.cpp). False when the system is
-  // numerically singular.
-  bool ray_z(VecX* z) const {
-    std::vector<int> alpha, rows;
-    basis_sets(&alpha, &rows);
-    const int k = static_cast<int>(alpha.size());
-    if (static_cast<int>(rows.size()) != k + 1) return false;
-    MatX A(k + 1, k + 1);
-    A.leftCols(k) = M_(rows, alpha);
-    A.col(k) = c_(rows);
-    VecX v;
-    if (!solve_refined(A, VecX(-q_(rows)), &v)) return false;
-    *z = VecX::Zero(n_);
-    (*z)(alpha) = v.head(k).cwiseMax(0.0);
-    return true;
-  }
-
-  // z of the final basis, solved directly from M_Ra z_a = -q_R (a = basic z indices, R =
-  // rows whose w is nonbasic) with iterative refinement (solve_refined), so the answer does not
-  // carry the error of the updated inverse. R = a when z0 has left; when z0 vanished basic
-  // (z0_vanished) R also holds the entering variable's row and the consistent system is
-  // overdetermined. Returns false when M_Ra has numerically dependent columns.
-  bool complementary_z(VecX* z) const {
-    std::vector<int> alpha, rows;
-    basis_sets(&alpha, &rows);
-    *z = VecX::Zero(n_);
-    if (alpha.empty()) return true;
-    VecX z_a;
-    if (!solve_refined(M_, q_, rows, alpha, &z_a)) return false;
-    // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
-    // returned z is nonnegative and it is that z the acceptance check judges.
-    (*z)(alpha) = z_a.cwiseMax(0.0);
-    return true;
   }
 
  private:
@@ -613,11 +599,7 @@ class StandardLemke {
       auto column = Binv_.col(j);
       column -= row_(j) * d_;
       column(r) = row_(j);
-      if (scale_rule_ == RowScale::Sum) {
-        round_off_scale_ += column.cwiseAbs();
-      } else {
-        round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
-      }
+      round_off_scale_ = round_off_scale_.cwiseMax(column.cwiseAbs());
     }
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     row_of_[basic_[r]] = -1;
@@ -668,11 +650,7 @@ class StandardLemke {
     }
     // Fresh basic values from the fresh inverse, except that degenerate rows stay exactly
     // zero: refactorisation does not change them in exact arithmetic.
-    if (scale_rule_ == RowScale::Sum) {
-      round_off_scale_ = Binv_.cwiseAbs().rowwise().sum();
-    } else {
-      round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
-    }
+    round_off_scale_ = Binv_.cwiseAbs().rowwise().maxCoeff();
     if (scale_rule_ == RowScale::Whole) round_off_scale_.setConstant(round_off_scale_.maxCoeff());
     x_fresh_.noalias() = Binv_ * q_;
     for (int i = 0; i < n_; ++i) x_(i) = x_(i) == 0.0 ? 0.0 : std::max(0.0, x_fresh_(i));
@@ -689,7 +667,6 @@ class StandardLemke {
   const RowScale scale_rule_;
   const int max_pivots_;
   StopRequest stop_;
-  const bool fresh_;  // Inverse::Fresh
   const int period_;
   const double q_scale_;    // |q|_inf
   const VecX M_col_scale_;  // |column j of M|_inf
@@ -784,24 +761,24 @@ bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const Lemke
 
 namespace {
 
-// One run of the method with the given reading and covering vector, from Step 0 or, given
-// `warm`, from that complementary basis (whose covering vector `cover` must then be);
-// solve_time_us is left to the caller. A run that ends on a complementary basis the
-// acceptance rule refuses writes its basic z to *refused_end when that is still empty.
-LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
-                     Reading reading, std::vector<char>* refused_end,
-                     const std::vector<char>* warm = nullptr) {
+// The result of a run that ended with `status`: its answer solved afresh from the end's
+// basis and checked.
+template <class Path>
+LcpResult path_result(const Path& lemke, LcpStatus status, const MatX& M, const VecX& q,
+                      const VecX& cover, std::vector<char>* refused_end) {
   LcpResult result;
-  StandardLemke lemke(M, q, cover, options, reading);
-  result.status = warm ? lemke.run_from(*warm) : lemke.run();
+  result.status = status;
   result.pivots = lemke.pivots();
+  std::vector<int> alpha, rows;
+  lemke.basis_sets(&alpha, &rows);
   const bool ended = result.status == LcpStatus::Solved;  // on a complementary basis
   if (ended) {
-    if (!lemke.complementary_z(&result.z)) {
+    if (!complementary_z(M, q, alpha, rows, &result.z)) {
       result.status = LcpStatus::NumericalFailure;
       result.z = lemke.current_z();
     }
-  } else if (result.status == LcpStatus::SecondaryRay && lemke.ray_z(&result.z) &&
+  } else if (result.status == LcpStatus::SecondaryRay &&
+             ray_z(M, q, cover, alpha, rows, &result.z) &&
              check_complementarity(result.z, M * result.z + q, q.lpNorm<Eigen::Infinity>())
                  .accepted) {
     // A ray whose basis is an answer: whatever the ray would prove, the answer is checked.
@@ -820,6 +797,23 @@ LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const Lemk
   }
   if (result.status == LcpStatus::Solved) result.basis.z_basic = lemke.basic_z();
   return result;
+}
+
+// One run of the method with the given reading and covering vector, from Step 0 or, given
+// `warm` (an Updated reading's), from that complementary basis (whose covering vector
+// `cover` must then be);
+// solve_time_us is left to the caller. A run that ends on a complementary basis the
+// acceptance rule refuses writes its basic z to *refused_end when that is still empty.
+LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
+                     Reading reading, std::vector<char>* refused_end,
+                     const std::vector<char>* warm = nullptr) {
+  if (reading.inverse == Inverse::Factored) {
+    FactoredLemke lemke(M, q, cover, options);
+    return path_result(lemke, lemke.run(), M, q, cover, refused_end);
+  }
+  StandardLemke lemke(M, q, cover, options, reading);
+  const LcpStatus status = warm ? lemke.run_from(*warm) : lemke.run();
+  return path_result(lemke, status, M, q, cover, refused_end);
 }
 
 }  // namespace
@@ -845,6 +839,18 @@ LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
   return result;
 }
 
+LcpResult factored_run(const MatX& M, const VecX& q, const LemkeOptions& options) {
+  check_input(M, q);
+  const int n = static_cast<int>(q.size());
+  if (n == 0 || q.minCoeff() >= 0.0) return solve_lemke(M, q, options);
+  const Clock::time_point start = Clock::now();
+  std::vector<char> refused_end;
+  LcpResult result = solve_with(M, q, VecX::Ones(n), options,
+                                {TieRule::Window, RowScale::Own, Inverse::Factored}, &refused_end);
+  result.solve_time_us = microseconds_since(start);
+  return result;
+}
+
 LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options) {
   return solve_lemke(M, q, options, RayMeaning::Proof);
 }
@@ -864,14 +870,16 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     // with every row judged by the scale of the whole inverse (RowScale). Then, after a
     // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
     // covering vectors spread another way, which order the degenerate vertices' ties anew;
-    // last from the same covers on an inverse refactorised whenever it is large, its rows
-    // judged by their 1-norms (Inverse::Fresh, RowScale::Sum). The failures that remain by
-    // then are the stacks' near-singular bases, where the updated inverse misleads the ratio
-    // test; on `pivot run scenes/block_tower_10.json --method standard --duration 60` the
-    // Fresh runs took the steps the fallback chain answers from 261 to 16. Fresh only there
-    // and only last: it costs O(k^3) a pivot, and duplicated seed 79 (n = 400), which the
-    // first spread cover solves on the updated inverse, took 3.5 times as long when the
-    // spread runs were all Fresh.
+    // last, from ones and the same covers, runs on a factorisation whose every decision is
+    // taken on the round-off bound of a fresh solve (Inverse::Factored). The failures that
+    // remain by then are the stacks' near-singular bases, where the updated inverse misleads
+    // the ratio test. Of the 42 saved problems of tests/lcp/soak and tests/lcp/standard, a
+    // Factored run from ones alone solves 33 and the whole chain 39 (scratch driver over
+    // solve_lemke at 2026-11-29). Factored only last: on the stacks its paths are shorter,
+    // but its answers at rest are other bases of the same degenerate LCP, which a trajectory
+    // then follows: as the first run it left block_stack_rotated_5's 60 s with 28 of 6,000
+    // steps warm instead of 5,967 (10.1 s instead of 0.78 s), and the ten-block tower with
+    // two fallbacks.
     // The result is that of the run that solved, with the pivots of every run so far (the
     // work done), else the first run's (status, z and pivots as without the retries, so the
     // pivot limit still bounds what a failure reports). The retries share what the first
@@ -884,16 +892,17 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
       int cover;
     };
     constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
-    constexpr Reading kFresh{TieRule::Window, RowScale::Sum, Inverse::Fresh};
+    constexpr Reading kFactored{TieRule::Window, RowScale::Own, Inverse::Factored};
     constexpr Attempt kAttempts[] = {{kUpdated, 0},
                                      {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
                                      {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
                                      {kUpdated, 1},
                                      {kUpdated, 2},
                                      {kUpdated, 3},
-                                     {kFresh, 1},
-                                     {kFresh, 2},
-                                     {kFresh, 3}};
+                                     {kFactored, 0},
+                                     {kFactored, 1},
+                                     {kFactored, 2},
+                                     {kFactored, 3}};
     static_assert(kCoverRestarts == 3, "kAttempts lists the spread covers");
     const VecX ones = VecX::Ones(n);
     std::vector<char> refused_end;
@@ -913,7 +922,6 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
           result.status == LcpStatus::NumericalFailure ||
           (rays == RayMeaning::RoundOff && result.status == LcpStatus::SecondaryRay);
       if (a.cover > 0 && !path_failed) break;
-      if (a.reading.inverse == Inverse::Fresh && n > kFreshMaxSize) break;
       left.max_pivots = limit - pivots;
       if (left.max_pivots <= 0) break;
       LcpResult retry =
@@ -930,7 +938,7 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     // Last, the first refused end made an answer by flips.
     VecX z, w;
     if (retry_wanted() && options.repair_refused_end && !refused_end.empty() &&
-        n <= kFreshMaxSize &&
+        n <= kDenseRepairMaxSize &&
         flip_to_answer(M, q, kEndFlips, std::numeric_limits<double>::infinity(), options,
                        &refused_end, &z, &w) >= 0) {
       result.status = LcpStatus::Solved;

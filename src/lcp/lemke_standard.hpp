@@ -103,15 +103,15 @@ class CycleWatch {
 constexpr int kFlipRepairs = 16;
 constexpr int kEndFlips = 64;
 
-// The standard method refactorises its basis (Fresh runs, the end repair's dense solves)
-// only up to this LCP size. Their pivots cost O(k^3 + n k^2), and on a large island nearly
-// every one refactorises: the fallback chain's regularised stage on an island of the
-// 40-body bin pile (scenes/bin_pile_40.json at d36f693, step 88: 189 contacts, n = 1,134)
-// took 84.5 s, and 6.8 s without its Fresh runs, which answered nothing; with every group
-// selection climbing the chain, one step held the run for over 20 minutes. The problems
-// Fresh runs are there for, the stacks' near-singular bases, have n <= 460 (tests/lcp/soak:
-// the d = 8 tower's steps, duplicated seed 79).
-constexpr int kFreshMaxSize = 512;
+// The standard method repairs a refused path end by flips (flip_to_answer: a dense solve
+// of the basis, O(k^3), per flip) only up to this LCP size. Beyond it nearly every solve
+// that reaches the repair is an island of a pile, where dense refactorisations held the
+// fallback chain for minutes: its regularised stage on an island of the 40-body bin pile
+// (scenes/bin_pile_40.json at d36f693, step 88: 189 contacts, n = 1,134) took 84.5 s with
+// the refactorised runs that preceded the factorised ones, and 6.8 s without them. The
+// stacks' near-singular bases the repair is for have n <= 460 (tests/lcp/soak: the d = 8
+// tower's steps, duplicated seed 79).
+constexpr int kDenseRepairMaxSize = 512;
 
 // Flips (principal pivots on the pair of the most negative entry: Murty's method with the
 // most negative entry) of the complementary basis *basic, given by its basic z, until its
@@ -153,6 +153,12 @@ constexpr int kWarmPathPivots = 2;
 // no pivot when there is nothing to start from (no basis of this size, or q >= 0).
 LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
                     const LemkeOptions& options);
+
+// One run of the standard method on a factorisation (Inverse::Factored, FactoredLemke of
+// lemke_factored.hpp) from Step 0 with the covering vector of ones, its answer solved and
+// checked as every run's: the chain's first factorised run on its own, for tests and
+// measurements. Rays read as RayMeaning::Proof; no retry, no end repair.
+LcpResult factored_run(const MatX& M, const VecX& q, const LemkeOptions& options = {});
 
 // Step 0 (Lloyd Sec. 4): the row whose w leaves when z0 enters, the minimum of
 // q_over_c = q_i / c_i. Ties (relative to |min|) go to the largest index: that is the

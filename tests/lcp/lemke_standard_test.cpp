@@ -142,18 +142,24 @@ TEST(LemkeStandard, NoSolutionEndsOnSecondaryRay) {
   EXPECT_EQ(r.w, M * r.z + q);
 }
 
-TEST(LemkeStandard, MurtyFamilyTakesTwoToTheNPivots) {
+// Murty's family has one path, of 2^n pivots, and the answer 2^n e_n.
+template <class Solve>
+void expect_murtys_path(Solve&& solve) {
   for (int n = 2; n <= 8; ++n) {
     MatX M;
     VecX q;
     murty(n, &M, &q);
-    const LcpResult r = solve_lemke(M, q);
+    const LcpResult r = solve(M, q);
     expect_accepted(M, q, r);
     EXPECT_EQ(r.pivots, 1 << n) << "n = " << n;
     VecX expected = VecX::Zero(n);
     expected(n - 1) = std::ldexp(1.0, n);
     EXPECT_EQ(r.z, expected) << "n = " << n;
   }
+}
+
+TEST(LemkeStandard, MurtyFamilyTakesTwoToTheNPivots) {
+  expect_murtys_path([](const MatX& M, const VecX& q) { return solve_lemke(M, q); });
 }
 
 TEST(LemkeStandard, PivotLimitStopsExactlyAtTheLimit) {
@@ -184,10 +190,11 @@ TEST(LemkeStandard, DefaultPivotLimitIsFiftyTimesSizePlusOne) {
   expect_accepted(M, q, solve_lemke(M, q, options));
 }
 
-TEST(LemkeStandard, DuplicatedRowsAndColumnsAreSolved) {
-  // M = [A A; A A] with A symmetric positive definite, q = (p, p): every ratio test ties
-  // a row with its copy, and the bases are degenerate throughout. M is PSD, so Lemke
-  // must reach a solution, here within a few pivots per row.
+// M = [A A; A A] with A symmetric positive definite, q = (p, p): every ratio test ties a
+// row with its copy, and the bases are degenerate throughout. M is PSD, so Lemke must reach
+// a solution, here within a few pivots per row.
+template <class Solve>
+void expect_duplicated_rows_solved(Solve&& solve) {
   std::mt19937 rng(7);
   for (int m : {2, 5, 12}) {
     const MatX B = random_matrix(m, m, &rng);
@@ -197,10 +204,14 @@ TEST(LemkeStandard, DuplicatedRowsAndColumnsAreSolved) {
     const VecX p = random_vector(m, &rng);
     VecX q(2 * m);
     q << p, p;
-    const LcpResult r = solve_lemke(M, q);
+    const LcpResult r = solve(M, q);
     expect_accepted(M, q, r);
     EXPECT_LE(r.pivots, 4 * m + 2) << "m = " << m;
   }
+}
+
+TEST(LemkeStandard, DuplicatedRowsAndColumnsAreSolved) {
+  expect_duplicated_rows_solved([](const MatX& M, const VecX& q) { return solve_lemke(M, q); });
 }
 
 // A game LCP with the structure of Siconos' lcp_tobenna (two players, four blocks of
@@ -317,9 +328,10 @@ TEST(LemkeStandard, NonsymmetricPositiveDefiniteUpTo200AreSolved) {
   }
 }
 
-TEST(LemkeStandard, PMatrixSolutionsMatchEnumeration) {
-  // A P-matrix LCP has exactly one solution; enumeration of all complementary bases
-  // finds it independently. Tolerance: both are direct solves of the same small system.
+// A P-matrix LCP has exactly one solution; enumeration of all complementary bases finds it
+// independently. Tolerance: both are direct solves of the same small system.
+template <class Solve>
+void expect_p_matrix_answers_match_enumeration(Solve&& solve) {
   std::mt19937 rng(44);
   for (int trial = 0; trial < 40; ++trial) {
     const int n = 1 + trial % 8;
@@ -327,12 +339,17 @@ TEST(LemkeStandard, PMatrixSolutionsMatchEnumeration) {
     const MatX S = random_matrix(n, n, &rng);
     const MatX M = A * A.transpose() + 0.1 * MatX::Identity(n, n) + S - S.transpose();
     const VecX q = 3.0 * random_vector(n, &rng);
-    const LcpResult r = solve_lemke(M, q);
+    const LcpResult r = solve(M, q);
     expect_accepted(M, q, r);
     const std::vector<VecX> reference = enumerate_solutions(M, q);
     ASSERT_EQ(reference.size(), 1u) << "trial " << trial;
     EXPECT_LE((r.z - reference[0]).lpNorm<Eigen::Infinity>(), 1e-9) << "trial " << trial;
   }
+}
+
+TEST(LemkeStandard, PMatrixSolutionsMatchEnumeration) {
+  expect_p_matrix_answers_match_enumeration(
+      [](const MatX& M, const VecX& q) { return solve_lemke(M, q); });
 }
 
 TEST(LemkeStandard, ScaleInvariantOnTinyAndHugeProblems) {
@@ -437,6 +454,63 @@ TEST(StandardWarmPath, NothingToStartFromIsAFailureWithoutAPivot) {
     EXPECT_EQ(r.status, LcpStatus::NumericalFailure);
     EXPECT_EQ(r.pivots, 0);
     EXPECT_FALSE(r.warm_path);
+  }
+}
+
+// The standard method on a factorisation (lemke_factored.hpp), one run from ones: the same
+// path as the tableau's in exact arithmetic, every decision on a fresh solve's bounds.
+TEST(FactoredRun, FollowsLemkesPathThroughMurtysFamily) {
+  // The same count of pivots as the updated inverse's shows the factorised run takes
+  // Lemke's pivots, not another route to the answer.
+  expect_murtys_path([](const MatX& M, const VecX& q) { return factored_run(M, q); });
+}
+
+TEST(FactoredRun, PMatrixSolutionsMatchEnumeration) {
+  expect_p_matrix_answers_match_enumeration(
+      [](const MatX& M, const VecX& q) { return factored_run(M, q); });
+}
+
+TEST(FactoredRun, DuplicatedRowsAndColumnsAreSolved) {
+  expect_duplicated_rows_solved([](const MatX& M, const VecX& q) { return factored_run(M, q); });
+}
+
+TEST(FactoredRun, NoSolutionEndsOnSecondaryRay) {
+  const MatX M = (MatX(2, 2) << -1, 1, 1, -1).finished();
+  const VecX q = (VecX(2) << -1, 0).finished();
+  EXPECT_EQ(factored_run(M, q).status, LcpStatus::SecondaryRay);
+}
+
+// Steps of the ten-block tower at rest (four coplanar contacts a face, gaps of 1e-12 from
+// the collision geometry; tests/lcp/soak, docs/robustness.md) on which the standard
+// method's paths all failed before its factorised runs: every run on the updated inverse,
+// from ones and the spread covers, ended on a ray or past the acceptance rule (1545 and
+// 91937 were solved then by runs on an inverse refactorised at every large pivot, which the
+// factorised runs replace). The first factorised run solves four of them by its path; the
+// method's runs together, without the end repair (which flipped a refused end of 105268
+// into an answer), solve all of them.
+TEST(FactoredRun, SolvesTheStacksNearSingularBasesByAPath) {
+  for (const char* file :
+       {"block_tower_10_step1545.contact", "block_tower_10_d8_step91937.contact",
+        "block_tower_10_d16_step30766.contact", "block_tower_10_standard_cold_step1914.contact"}) {
+    const ContactProblem p = test::shipped_contact_problem(std::string("lcp/soak/") + file);
+    const DenseLcp lcp = assemble_contact_lcp(p);
+    const LcpResult r = factored_run(lcp.M, lcp.q);
+    ASSERT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
+    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
+    EXPECT_LT(r.pivots, 200) << file;
+  }
+  LemkeOptions paths_only;
+  paths_only.repair_refused_end = false;
+  for (const char* file :
+       {"block_tower_10_step105268.contact", "block_tower_10_d16_step30766.contact",
+        "block_tower_10_d8_step23062.contact", "block_tower_10_d8_step25399.contact",
+        "block_tower_10_d8_rocking_step104450.contact",
+        "block_tower_10_d8_rocking_step153113.contact",
+        "block_tower_10_standard_cold_step1914.contact"}) {
+    const ContactProblem p = test::shipped_contact_problem(std::string("lcp/soak/") + file);
+    const LcpResult r = solve_contact(p, LcpMethod::Standard, paths_only);
+    ASSERT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
+    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
   }
 }
 

@@ -123,11 +123,11 @@ INSTANTIATE_TEST_SUITE_P(DuplicatedSeed79, SoakRegression,
 // Steps 13122 (131.22 s) and 105268 (1052.68 s) stopped the tower's hour: every method
 // ended on an answer 1e-9 to 5e-7 past the acceptance rule, and no stage of the fallback
 // chain solved the second. The fast methods now restart from another covering vector after
-// such an end (another_cover, lemke_fast.cpp) and solve both; the standard method solves
-// 105268 from its first refused end, by flips (repaired_end, lemke_standard.cpp), after its
-// nine runs ended 2e-9 past the rule. The standard method solves
-// steps 1545 and 12941, and step 91937 of the tower at d = 8, since its spread-cover runs
-// refactorise the inverse whenever it is large (Inverse::Fresh, lemke_standard.cpp). On
+// such an end (another_cover, lemke_fast.cpp) and solve both. The standard method solves
+// 105268, steps 1545 and 12941, and step 91937 of the tower at d = 8 by the paths of its
+// factorised runs (Inverse::Factored, lemke_standard.cpp), after every run on its updated
+// inverse ended past the rule (105268 it solved before only by the flips of a refused end,
+// repaired_end). On
 // step 91937 (919 s at d = 8) the fast methods' paths and every cover restart ended 4e-9 to
 // 3e-8 past the rule, until the flips of a refused end (repaired_end, lemke_fast.cpp).
 INSTANTIATE_TEST_SUITE_P(

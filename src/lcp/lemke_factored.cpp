@@ -1,0 +1,307 @@
+// The standard Lemke method on a factorisation of the basis block (lemke_factored.hpp).
+#include "lemke_factored.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "lcp_check.hpp"
+#include "lemke_standard.hpp"
+
+namespace pivot {
+
+namespace {
+// A row whose entry of the entering column is positive by more than this many round-off
+// bounds blocks; one by less only when Harris's rule needs it (lemke_fast.cpp).
+constexpr double kDeterminate = 1e3;
+}  // namespace
+
+FactoredLemke::FactoredLemke(const MatX& M, const VecX& q, const VecX& cover,
+                             const LemkeOptions& options)
+    : M_(M),
+      q_(q),
+      c_(cover),
+      n_(static_cast<int>(q.size())),
+      tol_(options.relative_tolerance),
+      slack_(kLeavingSlack * std::max(1.0, q.lpNorm<Eigen::Infinity>())),
+      max_pivots_(pivot_limit(options, n_)),
+      stop_(options),
+      state_(n_, Pair::WBasic),
+      abs_M_(M.cwiseAbs()),
+      x_(n_ + 1),
+      xmag_(n_ + 1),
+      d_(n_ + 1),
+      dmag_(n_ + 1),
+      e_(n_ + 1),
+      emag_(n_ + 1),
+      acc_(n_),
+      accmag_(n_) {
+  lu_.reset(n_ + 1);
+  rows_.reserve(n_ + 1);
+  cols_.reserve(n_ + 1);
+  row_keys_.resize(n_ + 1);
+  col_keys_.resize(n_ + 1);
+  rhs_.resize(n_ + 1);
+  scale_.resize(n_ + 1);
+  for (int i = 0; i < n_; ++i) basis_keys_ ^= signature_key(i);
+}
+
+std::vector<char> FactoredLemke::basic_z() const {
+  std::vector<char> basic(n_);
+  for (int j = 0; j < n_; ++j) basic[j] = state_[j] == Pair::ZBasic;
+  return basic;
+}
+
+void FactoredLemke::basis_sets(std::vector<int>* alpha, std::vector<int>* rows) const {
+  alpha->clear();
+  rows->clear();
+  for (int j = 0; j < n_; ++j) {
+    if (state_[j] == Pair::ZBasic) alpha->push_back(j);
+    if (state_[j] != Pair::WBasic) rows->push_back(j);
+  }
+}
+
+VecX FactoredLemke::current_z() const {
+  VecX z = VecX::Zero(n_);
+  for (int j = 0; j < n_; ++j) {
+    if (state_[j] == Pair::ZBasic) z(j) = std::max(0.0, x_(j));
+  }
+  return z;
+}
+
+// Lloyd (14): the basis block Y, rows R whose w is not basic, columns the basic z and z0,
+// entries those of A = [I, -M, -c]. Named by row and variable, so BorderedLu follows a pivot
+// (one row and one column in, one out) with an update of its border.
+bool FactoredLemke::factor() {
+  rows_.clear();
+  cols_.clear();
+  for (int j = 0; j < n_; ++j) {
+    if (state_[j] != Pair::WBasic) rows_.push_back(j);
+    if (state_[j] == Pair::ZBasic) cols_.push_back(j);
+  }
+  if (z0_basic_) cols_.push_back(n_);
+  const int k = static_cast<int>(rows_.size());
+  if (static_cast<int>(cols_.size()) != k) return false;
+  noise_ = tol_;
+  if (k == 0) return true;
+  for (int a = 0; a < k; ++a) {
+    row_keys_[a] = static_cast<std::uint64_t>(rows_[a]);
+    col_keys_[a] = static_cast<std::uint64_t>(cols_[a]);
+  }
+  const auto entry = [&](int a, int b) {
+    const int j = cols_[b];
+    return j < n_ ? -M_(rows_[a], j) : -c_(rows_[a]);
+  };
+  if (!lu_.factor(k, row_keys_.data(), col_keys_.data(), entry, tol_, false)) return false;
+  // A solve carries round-off of about eps times the condition of Y (lemke_fast.cpp).
+  noise_ = std::max(tol_, 64.0 * std::numeric_limits<double>::epsilon() * lu_.condition());
+  return true;
+}
+
+double FactoredLemke::rhs_entry(const Rhs& in, int i) const {
+  switch (in.kind) {
+    case Rhs::Q:
+      return q_(i);
+    case Rhs::Unit:
+      return i == in.index ? 1.0 : 0.0;
+    case Rhs::Column:
+      if (in.index < n_) return i == in.index ? 1.0 : 0.0;
+      if (in.index < 2 * n_) return -M_(i, in.index - n_);
+      return -c_(i);
+  }
+  return 0.0;
+}
+
+// B y = v: Y y_Z = v_R gives the basic z and z0; each basic w_i is then
+// v_i + sum_j M_ij y_zj + c_i y_z0. Bounds (first order, units of noise_): a reduced
+// unknown's is |y|_inf over its column scale (BorderedLu's solves are normwise accurate in
+// the scaled unknowns), a w row's the sum of |coefficient| times the bounds it adds.
+void FactoredLemke::solve(const Rhs& in, VecX* y, VecX* mag) {
+  const int k = static_cast<int>(rows_.size());
+  for (int a = 0; a < k; ++a) rhs_[a] = rhs_entry(in, rows_[a]);
+  if (k > 0) lu_.solve(rhs_.data(), scale_.data());
+  double ynorm = 0.0;
+  for (int a = 0; a < k; ++a) ynorm = std::max(ynorm, std::abs(rhs_[a]));
+  acc_.setZero();
+  accmag_.setZero();
+  y->setZero();
+  mag->setZero();
+  for (int b = 0; b < k; ++b) {
+    const int j = cols_[b];
+    const double value = rhs_[b] / scale_[b];
+    const double bound = ynorm / scale_[b];
+    (*y)(j) = value;
+    (*mag)(j) = bound;
+    if (j < n_) {
+      acc_.noalias() += value * M_.col(j);
+      accmag_.noalias() += bound * abs_M_.col(j);
+    } else {
+      acc_.noalias() += value * c_;
+      accmag_.noalias() += bound * c_.cwiseAbs();
+    }
+  }
+  for (int i = 0; i < n_; ++i) {
+    if (state_[i] != Pair::WBasic) continue;
+    const double v = rhs_entry(in, i);
+    (*y)(i) = v + acc_(i);
+    (*mag)(i) = std::abs(v) + accmag_(i);
+  }
+}
+
+bool FactoredLemke::basic(int j) const { return j < n_ ? state_[j] != Pair::Neither : z0_basic_; }
+
+// z0 is zero to within slack on every row (c_k z0 <= slack) and every basic value is at or
+// above -slack: the basis with z0 dropped is an answer the acceptance rule takes
+// (lemke_fast.cpp, z0_vanished).
+bool FactoredLemke::z0_vanished(double slack) const {
+  if (!z0_basic_ || std::max(x_(n_), 0.0) * c_.cwiseAbs().maxCoeff() > slack) return false;
+  for (int j = 0; j < n_; ++j) {
+    if (basic(j) && x_(j) < -slack) return false;
+  }
+  return true;
+}
+
+// Whether z0's step (to zero) leaves every row at or above -slack, or within tol of its
+// bound: z0 then leaves, whether or not it is the smallest ratio (lemke_fast.cpp, z0_step).
+bool FactoredLemke::z0_leaves() const {
+  if (!z0_basic_ || !(d_(n_) > noise_ * dmag_(n_))) return false;
+  const double t = std::max(x_(n_), 0.0) / d_(n_);
+  for (int j = 0; j < n_; ++j) {
+    if (!basic(j) || !(d_(j) > 0.0)) continue;
+    const double value = x_(j) - t * d_(j);
+    if (value < -slack_ && value < -tol_ * (xmag_(j) + t * dmag_(j))) return false;
+  }
+  return true;
+}
+
+// The minimum-ratio test (Lloyd (18)) on each row's own round-off bound, as the fast
+// methods take it (lemke_fast.cpp, pivot_to_solution). A row blocks when its entry of the
+// entering column is positive beyond kDeterminate bounds; one within that (four coplanar
+// contacts have normal columns of rank three: the fourth row's entry is round-off of zero)
+// only when the step would otherwise leave it below -slack (Harris 1973). Ties: the rows
+// the step brings to zero within tol of their bounds and whose ratio is within Harris's
+// longest step. Returns the leaving row, -1 on a ray, -2 when the values are not sound
+// (no tie survives).
+int FactoredLemke::leaving_row() {
+  const auto ratio = [&](int j) { return std::max(x_(j), 0.0) / d_(j); };
+  blocking_.clear();
+  indeterminate_.clear();
+  for (int j = 0; j < n_; ++j) {
+    if (!basic(j) || !(d_(j) > noise_ * dmag_(j))) continue;
+    (d_(j) > kDeterminate * noise_ * dmag_(j) ? blocking_ : indeterminate_).push_back(j);
+  }
+  const bool z0_blocks = z0_basic_ && d_(n_) > noise_ * dmag_(n_);
+  double tmin = 0.0;
+  const auto smallest_ratio = [&] {
+    tmin = z0_blocks ? ratio(n_) : std::numeric_limits<double>::infinity();
+    for (const int j : blocking_) tmin = std::min(tmin, ratio(j));
+  };
+  smallest_ratio();
+  for (const int j : indeterminate_) {
+    if (x_(j) - tmin * d_(j) < std::min(x_(j), 0.0) - slack_) {
+      blocking_.insert(blocking_.end(), indeterminate_.begin(), indeterminate_.end());
+      smallest_ratio();
+      break;
+    }
+  }
+  if (tmin == std::numeric_limits<double>::infinity()) return -1;
+  const auto zero = [&](int j) { return tol_ * (xmag_(j) + tmin * dmag_(j)); };
+  double tmax = std::numeric_limits<double>::infinity();
+  for (const int j : blocking_) {
+    if (ratio(j) < tmax) tmax = std::min(tmax, (std::max(x_(j), 0.0) + zero(j)) / d_(j));
+  }
+  ties_.clear();
+  for (const int j : blocking_) {
+    if (ratio(j) <= tmax && x_(j) - tmin * d_(j) <= zero(j)) ties_.push_back(j);
+  }
+  if (ties_.empty()) return -2;
+  return ties_.size() == 1 ? ties_.front() : lexicographic_min(&ties_);
+}
+
+// The lexicographic rule (Cottle-Pang-Stone 4.9) with columns of B^-1 solved on demand, as
+// the fast methods do (lemke_fast.cpp, lexicographic_min): column k of B^-1 is the unit
+// vector of w_k when w_k is basic, which drops w_k from the candidates.
+int FactoredLemke::lexicographic_min(std::vector<int>* candidates) {
+  for (int k = 0; k < n_ && candidates->size() > 1; ++k) {
+    if (state_[k] == Pair::WBasic) {
+      const auto it = std::find(candidates->begin(), candidates->end(), k);
+      if (it != candidates->end()) candidates->erase(it);
+      continue;
+    }
+    solve(Rhs{Rhs::Unit, k}, &e_, &emag_);
+    double best = std::numeric_limits<double>::infinity();
+    double scale = 0.0;
+    entries_.clear();
+    for (const int j : *candidates) {
+      entries_.push_back(e_(j) / d_(j));
+      best = std::min(best, entries_.back());
+      scale = std::max(scale, std::abs(entries_.back()));
+    }
+    keep_.clear();
+    for (size_t s = 0; s < candidates->size(); ++s) {
+      if (entries_[s] <= best + noise_ * scale) keep_.push_back((*candidates)[s]);
+    }
+    candidates->swap(keep_);
+  }
+  return candidates->front();
+}
+
+// Variables: w_j is j, z_j is n + j, z0 is 2n; row j of x_ and d_ is pair j's basic member,
+// row n is z0.
+void FactoredLemke::pivot(int leaving_row, int entering) {
+  int leaving;
+  if (leaving_row == n_) {
+    leaving = 2 * n_;
+    z0_basic_ = false;
+  } else {
+    leaving = state_[leaving_row] == Pair::WBasic ? leaving_row : n_ + leaving_row;
+    state_[leaving_row] = Pair::Neither;
+  }
+  if (entering == 2 * n_) {
+    z0_basic_ = true;
+  } else {
+    state_[entering % n_] = entering < n_ ? Pair::WBasic : Pair::ZBasic;
+  }
+  basis_keys_ ^= signature_key(leaving) ^ signature_key(entering);
+  ++pivots_;
+}
+
+LcpStatus FactoredLemke::run() {
+  // Step 0: z0 enters and the most negative w leaves.
+  const int r0 = initial_leaving_row(q_.cwiseQuotient(c_), tol_, &ties_);
+  pivot(r0, 2 * n_);
+  return follow(n_ + r0);
+}
+
+LcpStatus FactoredLemke::follow(int entering) {
+  CycleWatch cycle;
+  while (true) {
+    if (pivots_ >= max_pivots_) return LcpStatus::PivotLimit;
+    if (stop_()) return LcpStatus::Cancelled;
+    if (!factor()) return LcpStatus::NumericalFailure;
+    solve(Rhs{Rhs::Q, -1}, &x_, &xmag_);
+    if (z0_vanished(slack_)) return LcpStatus::Solved;
+    // The column of A for the entering variable is -m': a row blocks when d = B^-1 a > 0.
+    solve(Rhs{Rhs::Column, entering}, &d_, &dmag_);
+    if (z0_leaves()) {
+      pivot(n_, entering);
+      return LcpStatus::Solved;
+    }
+    const int r = leaving_row();
+    // A ray ends the path, so there is no later pivot to keep a margin for: z0 within half
+    // the acceptance tolerance is an answer, the ray the round-off's (lemke_fast.cpp).
+    if (r == -1) {
+      return z0_vanished(0.5 * kAcceptanceTolerance * std::max(1.0, q_.lpNorm<Eigen::Infinity>()))
+                 ? LcpStatus::Solved
+                 : LcpStatus::SecondaryRay;
+    }
+    if (r < 0) return LcpStatus::NumericalFailure;
+    const int leaving = state_[r] == Pair::WBasic ? r : n_ + r;
+    pivot(r, entering);
+    entering = leaving < n_ ? leaving + n_ : leaving - n_;
+    if (cycle.repeats(basis_keys_ ^ signature_key(2 * n_ + 1 + entering)))
+      return LcpStatus::NumericalFailure;
+  }
+}
+
+}  // namespace pivot

@@ -1,0 +1,86 @@
+// The standard Lemke method on a factorisation (issue 16, item 1): the same tableau path as
+// the explicit inverse of lemke_standard.cpp, w = M z + c z0 + q, but each pivot solves the
+// basis afresh from an LU of its basis block (Lloyd (14): the k basic z columns in the k
+// rows whose w is not basic), kept across pivots by BorderedLu, and decides every blocking
+// row, degenerate value and tie on its own round-off bound from that solve, as Lloyd's fast
+// methods do (lemke_fast.cpp). No value is set to zero and kept there: a degenerate row is
+// one whose fresh value is within its bound. A pivot costs O(k^2 + n k) plus the
+// border's update, against O(n^2) for the updated inverse.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bordered_lu.hpp"
+#include "pivot/lcp.hpp"
+#include "pivot/math.hpp"
+#include "stop_request.hpp"
+
+namespace pivot {
+
+class FactoredLemke {
+ public:
+  FactoredLemke(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options);
+
+  // Pivots from Step 0 until z0 leaves or vanishes (Solved), a ray, the pivot limit, a
+  // cycle or a singular basis (NumericalFailure), or a stop request.
+  LcpStatus run();
+
+  int pivots() const { return pivots_; }
+  // Which z are basic.
+  std::vector<char> basic_z() const;
+  // The basic z and the rows whose w is not basic.
+  void basis_sets(std::vector<int>* alpha, std::vector<int>* rows) const;
+  // z of the current basis, clamped at zero (the last solve's values).
+  VecX current_z() const;
+
+ private:
+  enum class Pair : char { WBasic, ZBasic, Neither };
+  // Which part of the tableau A = [I, -M, -c] a solve is for: q, the column of a variable
+  // (w_j: j, z_j: n + j, z0: 2n), or unit column k (a column of B^-1, k in [0, n)).
+  struct Rhs {
+    enum Kind { Q, Column, Unit } kind;
+    int index;
+  };
+
+  bool factor();
+  double rhs_entry(const Rhs& in, int i) const;
+  // The basic values of B y = v for v = in, and their round-off bounds in units of noise_:
+  // *y and *mag by pair (the basic member's value, 0 for the pair with none), z0's as
+  // entry n.
+  void solve(const Rhs& in, VecX* y, VecX* mag);
+  // Whether row j (pair j's basic member, z0 as row n) has a basic variable.
+  bool basic(int j) const;
+  bool z0_leaves() const;
+  int leaving_row();
+  int lexicographic_min(std::vector<int>* candidates);
+  void pivot(int leaving_row, int entering);
+  LcpStatus follow(int entering);
+  // z0 and every basic value's shortfall within slack: the basis with z0 dropped is an answer.
+  bool z0_vanished(double slack) const;
+
+  const MatX& M_;
+  const VecX& q_;
+  const VecX& c_;
+  const int n_;
+  const double tol_;
+  const double slack_;  // how far below zero a step may leave a row that does not block
+  const int max_pivots_;
+  StopRequest stop_;
+  std::vector<Pair> state_;  // per pair j: which member is basic
+  const MatX abs_M_;         // |M|, for the bounds of the basic w
+  bool z0_basic_ = false;
+  BorderedLu lu_;
+  double noise_ = 0.0;            // relative zero of the current basis's solves, >= tol_
+  std::vector<int> rows_, cols_;  // the basis block's rows (w nonbasic), columns (z, z0)
+  std::vector<std::uint64_t> row_keys_, col_keys_;
+  std::vector<double> rhs_, scale_;
+  VecX x_, xmag_, d_, dmag_, e_, emag_;  // values and bounds: q', the entering column, B^-1 e_k
+  VecX acc_, accmag_;
+  std::vector<int> ties_, keep_, blocking_, indeterminate_;
+  std::vector<double> entries_;
+  std::uint64_t basis_keys_ = 0;
+  int pivots_ = 0;
+};
+
+}  // namespace pivot
