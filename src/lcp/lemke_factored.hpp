@@ -1,7 +1,7 @@
 // The standard Lemke method on a factorisation (issue 16, item 1): the same tableau path as
 // the explicit inverse of lemke_standard.cpp, w = M z + c z0 + q, but each pivot solves the
-// basis afresh from an LU of its basis block (Lloyd (14): the k basic z columns in the k
-// rows whose w is not basic), kept across pivots by BorderedLu, and decides every blocking
+// basis afresh from an LU of its basis block (Lloyd (14): the columns of the basic z and z0
+// in the rows whose w is not basic), kept across pivots by BorderedLu, and decides every blocking
 // row, degenerate value and tie on its own round-off bound from that solve, as Lloyd's fast
 // methods do (lemke_fast.cpp). No value is set to zero and kept there: a degenerate row is
 // one whose fresh value is within its bound. A pivot costs O(k^2 + n k) plus the
