@@ -175,6 +175,9 @@ struct Reading {
   RowScale scale;
   Inverse inverse;
 };
+// The factorised runs' reading: FactoredLemke takes its decisions on its own bounds, so the
+// tie rule and row scale are the first run's, unread.
+constexpr Reading kFactored{TieRule::Window, RowScale::Own, Inverse::Factored};
 
 // Steps of iterative refinement in solve_refined, each with its residual in long double.
 // With the residual in double, one step leaves z_a off by about eps cond(M_ra) |z_a|: on
@@ -845,8 +848,7 @@ LcpResult factored_run(const MatX& M, const VecX& q, const LemkeOptions& options
   if (n == 0 || q.minCoeff() >= 0.0) return solve_lemke(M, q, options);
   const Clock::time_point start = Clock::now();
   std::vector<char> refused_end;
-  LcpResult result = solve_with(M, q, VecX::Ones(n), options,
-                                {TieRule::Window, RowScale::Own, Inverse::Factored}, &refused_end);
+  LcpResult result = solve_with(M, q, VecX::Ones(n), options, kFactored, &refused_end);
   result.solve_time_us = microseconds_since(start);
   return result;
 }
@@ -892,7 +894,6 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
       int cover;
     };
     constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
-    constexpr Reading kFactored{TieRule::Window, RowScale::Own, Inverse::Factored};
     constexpr Attempt kAttempts[] = {{kUpdated, 0},
                                      {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
                                      {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
