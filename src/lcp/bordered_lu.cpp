@@ -80,14 +80,34 @@ void lu_solve(const MatX& LU, int r, const std::vector<int>& perm, double* x) {
     }
     return;
   }
+  // Two columns a pass: each entry is x_i - x_b L_ib - x_c L_ic, as two passes would form
+  // it (the same operations in the same order, so the same bits), read and written once.
   Eigen::Map<VecX> v(x, r);
-  for (int b = 0; b + 1 < r; ++b) {
-    if (x[b] != 0.0) v.tail(r - b - 1) -= x[b] * LU.col(b).segment(b + 1, r - b - 1);
+  auto eliminate = [&](int b, int c, int from, int count) {
+    auto part = v.segment(from, count);
+    const double xb = x[b], xc = x[c];
+    if (xb != 0.0 && xc != 0.0) {
+      part = (part - xb * LU.col(b).segment(from, count)) - xc * LU.col(c).segment(from, count);
+    } else if (xb != 0.0) {
+      part -= xb * LU.col(b).segment(from, count);
+    } else if (xc != 0.0) {
+      part -= xc * LU.col(c).segment(from, count);
+    }
+  };
+  int b = 0;
+  for (; b + 2 < r; b += 2) {
+    if (x[b] != 0.0) x[b + 1] -= x[b] * LU(b + 1, b);
+    eliminate(b, b + 1, b + 2, r - b - 2);
   }
-  for (int b = r - 1; b >= 0; --b) {
+  if (b + 1 < r && x[b] != 0.0) x[b + 1] -= x[b] * LU(b + 1, b);
+  b = r - 1;
+  for (; b >= 1; b -= 2) {
     x[b] /= LU(b, b);
-    if (x[b] != 0.0) v.head(b) -= x[b] * LU.col(b).head(b);
+    if (x[b] != 0.0) x[b - 1] -= x[b] * LU(b - 1, b);
+    x[b - 1] /= LU(b - 1, b - 1);
+    eliminate(b, b - 1, 0, b - 1);
   }
+  if (b == 0) x[0] /= LU(0, 0);
 }
 
 int lookup(const std::vector<std::pair<std::uint64_t, int>>& index, std::uint64_t key) {

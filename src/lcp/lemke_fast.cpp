@@ -148,6 +148,8 @@ class FastLemke {
     col_keys_.assign(rmax_, 0);
     stats_.largest_dense_entries = static_cast<long long>(rmax_) * rmax_;
     x_of_.assign(n_, -1);
+    kappa_begin_.assign(n_, 0);
+    kappa_end_.assign(n_, 0);
     for (std::vector<int>* rows : {&theta_rows_, &kappa_, &lambda_rows_, &negative_, &blocking_,
                                    &indeterminate_, &candidates_, &keep_, &rows_}) {
       rows->clear();
@@ -208,12 +210,17 @@ class FastLemke {
 
   double input_extra(const Rhs& in, int k) const;
   double input_row(const Rhs& in, int k) const;
+  template <class F>
+  void for_each_input_row(const Rhs& in, F f) const;
   // How build_basis() factors the reduced system: through lu_'s border where it may, or
   // afresh (a path's final answer, the warm start).
   enum class Factor { Update, Fresh };
   bool build_basis(Factor how);
   void solve(const Rhs& in);
   double basic_w_value(const Rhs& in, int k, const VecX& V, const VecX& z, double z0) const;
+  double normal_w_part(int k, const VecX& V) const;
+  double friction_w_part(int k, const VecX& V, const VecX& z) const;
+  double cone_w_part(int k, const VecX& z) const;
   double basic_w_magnitude(const Rhs& in, int k, const VecX& vabs, const VecX& zmag,
                            double z0mag) const;
   void store_basic_z(const Rhs& in, VecX* out, VecX* magnitude);
@@ -284,6 +291,7 @@ class FastLemke {
   std::vector<int> kappa_;                    // basic phi not used as phi_x
   std::vector<int> lambda_rows_;              // contacts with basic lambda
   std::vector<int> x_of_;                     // per contact: the phi index chosen as phi_x, or -1
+  std::vector<int> kappa_begin_, kappa_end_;  // per active contact: its basic phi in kappa_
   std::vector<ContactColumn> nstar_, dstar_;  // N_*, D_* of (28)
   ContactColumn prow_;                        // n_r or d_* (45) for the w_r row
   VecX cstar_;                                // c_* of (39)
@@ -360,6 +368,22 @@ double FastLemke::input_extra(const Rhs& in, int k) const {
   return 0.0;
 }
 
+// The rows where input_extra may be non-zero for a Column or Unit input (a Q input's are
+// every normal row): f(k) for each.
+template <class F>
+void FastLemke::for_each_input_row(const Rhs& in, F f) const {
+  if (in.kind == Rhs::Unit) {
+    f(in.index);
+  } else if (in.kind == Rhs::Column) {
+    const int i = contact_of(in.index);
+    if (kind(in.index) != Kind::Cone) {
+      f(lambda_index(i));
+    } else {
+      for (int j = 0; j < d_; ++j) f(phi_index(i, j));
+    }
+  }
+}
+
 // q_in_k: the row's column dotted with the input's velocity part, plus the constant part.
 double FastLemke::input_row(const Rhs& in, int k) const {
   double value = input_extra(in, k);
@@ -397,10 +421,12 @@ bool FastLemke::build_basis(Factor how) {
   }
   for (int i = 0; i < n_; ++i) {
     if (!active_[i]) continue;
+    kappa_begin_[i] = static_cast<int>(kappa_.size());
     for (int j = 0; j < d_; ++j) {
       const int g = phi_index(i, j);
       if (state_[g] == Pair::ZBasic && g != x_of_[i]) kappa_.push_back(g);
     }
+    kappa_end_[i] = static_cast<int>(kappa_.size());
   }
   const int nt = static_cast<int>(theta_rows_.size());
   const int nk = static_cast<int>(kappa_.size());
@@ -565,12 +591,9 @@ void FastLemke::solve(const Rhs& in) {
     const int x = x_of_[i];
     const int l = lambda_index(i);
     double phi_sum = 0.0, phi_mag = 0.0;
-    for (int j = 0; j < d_; ++j) {
-      const int g = phi_index(i, j);
-      if (g != x && state_[g] == Pair::ZBasic) {
-        phi_sum += zval_[g];
-        phi_mag += zmag_[g];
-      }
+    for (int b = kappa_begin_[i]; b < kappa_end_[i]; ++b) {
+      phi_sum += zval_[kappa_[b]];
+      phi_mag += zmag_[kappa_[b]];
     }
     const bool theta_basic = state_[i] == Pair::ZBasic;
     const double theta = theta_basic ? zval_[i] : 0.0;
@@ -601,28 +624,39 @@ void FastLemke::solve(const Rhs& in) {
 }
 
 // A basic w row of a solve: Lloyd (36), M_ba x + q_in_b, from its velocity V (v_c), its
-// basic z values z (the E, mu terms) and its z0.
+// basic z values z (the E, mu terms) and its z0: its kind's part and the covering and
+// constant terms.
 double FastLemke::basic_w_value(const Rhs& in, int k, const VecX& V, const VecX& z,
                                 double z0) const {
   const double cover = c_[k] * z0 + input_extra(in, k);
-  const int i = contact_of(k);
   switch (kind(k)) {
     case Kind::Normal:
-      return column_dot(nc_.N[k], V) + cover;
-    case Kind::Friction: {
-      const int l = lambda_index(i);
-      return column_dot(friction(k), V) + (state_[l] == Pair::ZBasic ? z[l] : 0.0) + cover;
-    }
-    case Kind::Cone: {
-      double value = state_[i] == Pair::ZBasic ? nc_.mu[i] * z[i] : 0.0;
-      for (int j = 0; j < d_; ++j) {
-        const int g = phi_index(i, j);
-        if (state_[g] == Pair::ZBasic) value -= z[g];
-      }
-      return value + cover;
-    }
+      return normal_w_part(k, V) + cover;
+    case Kind::Friction:
+      return friction_w_part(k, V, z) + cover;
+    case Kind::Cone:
+      return cone_w_part(k, z) + cover;
   }
   return cover;
+}
+
+// The parts of Lloyd (36) that depend on the row's kind: n_k' V, d_k' V + lambda_i and
+// mu_i theta_i - sum_j phi_ij, over the basic z.
+double FastLemke::normal_w_part(int k, const VecX& V) const { return column_dot(nc_.N[k], V); }
+
+double FastLemke::friction_w_part(int k, const VecX& V, const VecX& z) const {
+  const int l = lambda_index(contact_of(k));
+  return column_dot(friction(k), V) + (state_[l] == Pair::ZBasic ? z[l] : 0.0);
+}
+
+double FastLemke::cone_w_part(int k, const VecX& z) const {
+  const int i = contact_of(k);
+  double value = state_[i] == Pair::ZBasic ? nc_.mu[i] * z[i] : 0.0;
+  for (int j = 0; j < d_; ++j) {
+    const int g = phi_index(i, j);
+    if (state_[g] == Pair::ZBasic) value -= z[g];
+  }
+  return value;
 }
 
 // The round-off bound of basic_w_value, term by term, in units of noise_, from the bounds
@@ -652,23 +686,53 @@ double FastLemke::basic_w_magnitude(const Rhs& in, int k, const VecX& vabs, cons
 }
 
 // The basic z values of a solve and their round-off bounds (those of the basic w are formed
-// only where the ratio test reads them, by basic_w_magnitude).
+// only where the ratio test reads them, by basic_w_magnitude): the ones solve() forms, the
+// basic theta, phi_kappa, phi_x and lambda of build_basis's lists, not a pass over every row.
 void FastLemke::store_basic_z(const Rhs& in, VecX* out, VecX* magnitude) {
   solve(in);
-  for (int k : rows_) {
-    if (state_[k] == Pair::ZBasic) {
-      (*out)[k] = zval_[k];
-      (*magnitude)[k] = zmag_[k];
-    }
+  auto store = [&](int k) {
+    (*out)[k] = zval_[k];
+    (*magnitude)[k] = zmag_[k];
+  };
+  for (int i : theta_rows_) store(i);
+  for (int g : kappa_) store(g);
+  for (int i : lambda_rows_) {
+    store(x_of_[i]);
+    store(lambda_index(i));
   }
 }
 
-// All the basic values of a solve: its basic z and every basic w.
+// All the basic values of a solve: its basic z and every basic w. A driving column or a
+// unit column has a constant part on a few rows only (input_extra), so the pass over the
+// basic w rows (one per kind of row: rows_ ascends through normal, friction and cone rows)
+// adds none, as basic_w_value adds zero there, and those few rows are formed again whole.
+// The values are basic_w_value's to the bit. Lloyd's peg (n = 32, d = 8, reduced method):
+// the general form per row was a fifth of a solve's instructions.
 void FastLemke::store_basic_values(const Rhs& in, VecX* out, VecX* magnitude) {
   store_basic_z(in, out, magnitude);
-  for (int k : rows_) {
-    if (state_[k] == Pair::WBasic) (*out)[k] = basic_w_value(in, k, V_, zval_, z0());
+  const double z0v = z0();
+  if (in.kind == Rhs::Q) {
+    for (int k : rows_) {
+      if (state_[k] == Pair::WBasic) (*out)[k] = basic_w_value(in, k, V_, zval_, z0v);
+    }
+    return;
   }
+  // c_k z0 + 0.0: basic_w_value adds input_extra's zero, which turns a -0.0 into +0.0.
+  const auto friction_begin = std::lower_bound(rows_.begin(), rows_.end(), n_);
+  const auto cone_begin = std::lower_bound(friction_begin, rows_.end(), n_ + n_ * d_);
+  for (auto it = rows_.begin(); it != friction_begin; ++it) {
+    if (state_[*it] == Pair::WBasic) (*out)[*it] = normal_w_part(*it, V_) + (c_[*it] * z0v + 0.0);
+  }
+  for (auto it = friction_begin; it != cone_begin; ++it) {
+    if (state_[*it] == Pair::WBasic)
+      (*out)[*it] = friction_w_part(*it, V_, zval_) + (c_[*it] * z0v + 0.0);
+  }
+  for (auto it = cone_begin; it != rows_.end(); ++it) {
+    if (state_[*it] == Pair::WBasic) (*out)[*it] = cone_w_part(*it, zval_) + (c_[*it] * z0v + 0.0);
+  }
+  for_each_input_row(in, [&](int k) {
+    if (state_[k] == Pair::WBasic) (*out)[k] = basic_w_value(in, k, V_, zval_, z0v);
+  });
 }
 
 // q' of a basic w row, formed from the q solve's velocity Vq_ and basic z only when first
