@@ -50,8 +50,8 @@ class BorderedLu {
 
   // Factors the current r x r matrix with rows and columns row_keys[0..r), col_keys[0..r)
   // and entries entry(a, b): through the border on the base when allowed (r at least
-  // kMinBorderedSize and !fresh), else afresh, which becomes the base (below
-  // kMinBorderedSize with the base's entries taken again by key). Each column is scaled
+  // kMinBorderedSize and !fresh), else afresh, which becomes the base (with the last
+  // base's entries taken again by key). Each column is scaled
   // to a largest entry of one. False: the matrix is singular to within tol.
   bool factor(int r, const std::uint64_t* row_keys, const std::uint64_t* col_keys, EntryRef entry,
               double tol, bool fresh);
@@ -85,7 +85,7 @@ class BorderedLu {
   std::vector<double> scale0_;
   double condition0_ = 1.0, umin0_ = 1.0, umax0_ = 1.0;  // spread of B0's pivots
   std::vector<std::pair<std::uint64_t, int>> row_index_, col_index_;
-  MatX raw_;  // B0 as formed, before scaling, while r0_ < kMinBorderedSize (factor_fresh)
+  MatX raw_;  // B0 as formed, before scaling (factor_fresh)
 
   // The current matrix's rows and columns as slots: >= 0 a position in B0, else -1 - j
   // for the j-th added row (column).
