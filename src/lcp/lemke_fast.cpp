@@ -311,6 +311,7 @@ class FastLemke {
   VecX zmag_, vabs_;
 
   VecX qval_, mval_;  // q' and m' of the basic variable at each index
+  VecX ratio_;        // max(q', 0) / -m' of a row with m' < 0, this pivot's ratio test (18)
   std::vector<char> q_formed_;  // whether q' of a basic w is formed this pivot (form_q_row)
   std::vector<int> rows_;       // the rows taking part (not Inactive), ascending (list_rows)
   VecX qmag_, mmag_;  // their round-off bounds in units of noise_
@@ -626,8 +627,8 @@ void FastLemke::solve(const Rhs& in) {
 // A basic w row of a solve: Lloyd (36), M_ba x + q_in_b, from its velocity V (v_c), its
 // basic z values z (the E, mu terms) and its z0: its kind's part and the covering and
 // constant terms.
-double FastLemke::basic_w_value(const Rhs& in, int k, const VecX& V, const VecX& z,
-                                double z0) const {
+inline double FastLemke::basic_w_value(const Rhs& in, int k, const VecX& V, const VecX& z,
+                                       double z0) const {
   const double cover = c_[k] * z0 + input_extra(in, k);
   switch (kind(k)) {
     case Kind::Normal:
@@ -642,14 +643,16 @@ double FastLemke::basic_w_value(const Rhs& in, int k, const VecX& V, const VecX&
 
 // The parts of Lloyd (36) that depend on the row's kind: n_k' V, d_k' V + lambda_i and
 // mu_i theta_i - sum_j phi_ij, over the basic z.
-double FastLemke::normal_w_part(int k, const VecX& V) const { return column_dot(nc_.N[k], V); }
+inline double FastLemke::normal_w_part(int k, const VecX& V) const {
+  return column_dot(nc_.N[k], V);
+}
 
-double FastLemke::friction_w_part(int k, const VecX& V, const VecX& z) const {
+inline double FastLemke::friction_w_part(int k, const VecX& V, const VecX& z) const {
   const int l = lambda_index(contact_of(k));
   return column_dot(friction(k), V) + (state_[l] == Pair::ZBasic ? z[l] : 0.0);
 }
 
-double FastLemke::cone_w_part(int k, const VecX& z) const {
+inline double FastLemke::cone_w_part(int k, const VecX& z) const {
   const int i = contact_of(k);
   double value = state_[i] == Pair::ZBasic ? nc_.mu[i] * z[i] : 0.0;
   for (int j = 0; j < d_; ++j) {
@@ -1190,6 +1193,7 @@ void FastLemke::start_basis() {
   zmag_ = VecX::Zero(size_);
   qval_ = VecX::Zero(size_);
   mval_ = VecX::Zero(size_);
+  ratio_ = VecX::Zero(size_);
   qmag_ = VecX::Zero(size_);
   mmag_ = VecX::Zero(size_);
   r_ = -1;
@@ -1388,6 +1392,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
       if (!(mval_[k] < 0.0) || (state_[k] != Pair::ZBasic && state_[k] != Pair::WBasic)) continue;
       negative_.push_back(k);
       form_q_row(k);
+      ratio_[k] = std::max(qval_[k], 0.0) / -mval_[k];
       bounded_[k] = state_[k] == Pair::ZBasic;  // store_basic_z bounded the basic z
       const Blocking b = blocks(k);
       if (b == Blocking::Determinate) blocking_.push_back(k);
@@ -1396,7 +1401,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
 
     // Ratio test (18), each row against its own round-off bound; the indeterminate rows
     // only when the step needs them (indeterminate_rows_stay_feasible).
-    auto ratio = [&](int k) { return std::max(qval_[k], 0.0) / -mval_[k]; };
+    auto ratio = [&](int k) { return ratio_[k]; };
     double tmin = std::numeric_limits<double>::infinity();
     int tmin_row = -1;
     auto smallest_ratio = [&] {
