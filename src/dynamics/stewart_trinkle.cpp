@@ -2,12 +2,49 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "rigid_body_motion.hpp"
 
 namespace pivot {
 
-FrictionDirections::FrictionDirections(const Vec3& normal, int d) : d_(d) {
+namespace {
+
+// The directions' tables cover the slider's and the scenes' usual range; a larger d
+// computes its angles when asked.
+constexpr int kTabulatedDirections = 64;
+
+// (cos, sin) of t_j's angle from t_0: the one formula of both the table and the rest.
+std::pair<double, double> direction_angle(int j, int d) {
+  const double angle = 2.0 * kPi * j / d;
+  return {std::cos(angle), std::sin(angle)};
+}
+
+// Per d <= kTabulatedDirections, d pairs (cos, sin) from offset d (d - 1), after the
+// d (d - 1) / 2 pairs of every smaller d. Made once, thread-safe as a function's static.
+const std::vector<double>& direction_table() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t;
+    t.reserve(static_cast<size_t>(kTabulatedDirections) * (kTabulatedDirections + 1));
+    for (int d = 1; d <= kTabulatedDirections; ++d) {
+      for (int j = 0; j < d; ++j) {
+        const auto [c, s] = direction_angle(j, d);
+        t.push_back(c);
+        t.push_back(s);
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+FrictionDirections::FrictionDirections(const Vec3& normal, int d)
+    : d_(d),
+      cos_sin_(d >= 1 && d <= kTabulatedDirections ? direction_table().data() + d * (d - 1)
+                                                   : nullptr) {
   const Vec3 n = normal.normalized();
   const Vec3 axis = std::abs(n.x()) > std::sqrt(0.5) ? Vec3::UnitY() : Vec3::UnitX();
   u_ = (axis - axis.dot(n) * n).normalized();
@@ -15,8 +52,9 @@ FrictionDirections::FrictionDirections(const Vec3& normal, int d) : d_(d) {
 }
 
 Vec3 FrictionDirections::operator[](int j) const {
-  const double angle = 2.0 * kPi * j / d_;
-  return std::cos(angle) * u_ + std::sin(angle) * w_;
+  const auto [c, s] = cos_sin_ ? std::pair<double, double>(cos_sin_[2 * j], cos_sin_[2 * j + 1])
+                               : direction_angle(j, d_);
+  return c * u_ + s * w_;
 }
 
 ContactColumn contact_column(const Vec3& point, const Vec3& direction, int local_a,

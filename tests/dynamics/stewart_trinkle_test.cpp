@@ -9,7 +9,8 @@ namespace {
 
 TEST(StewartTrinkle, FrictionDirectionsSpanTheTangentPlaneEvenly) {
   const Vec3 normal = Vec3(0.3, -0.2, 1.0).normalized();
-  for (int d : {2, 4, 8, 16}) {
+  // 64 and below come from the table of angles, 65 and 256 are computed when asked.
+  for (int d : {2, 3, 4, 8, 16, 64, 65, 256}) {
     const FrictionDirections t(normal, d);
     ASSERT_EQ(t.size(), d);
     Vec3 sum = Vec3::Zero();
