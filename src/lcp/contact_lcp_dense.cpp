@@ -76,8 +76,14 @@ void contact_velocity(const ContactProblem& problem, const VecX& z, NormalizedCo
                       VecX* v_c, VecX* v) {
   check_size(problem, z, "contact_velocity");
   normalize_contacts(problem, nc);
-  normalized_velocity(*nc, z, v_c);
-  body_velocity_from_normalized(*nc, *v_c, v);
+  normalized_contact_velocity(problem, z, *nc, v_c, v);
+}
+
+void normalized_contact_velocity(const ContactProblem& problem, const VecX& z,
+                                 const NormalizedContacts& nc, VecX* v_c, VecX* v) {
+  check_size(problem, z, "contact_velocity");
+  normalized_velocity(nc, z, v_c);
+  body_velocity_from_normalized(nc, *v_c, v);
 }
 
 VecX contact_lcp_w(const NormalizedContacts& nc, const VecX& z, double* q_scale) {

@@ -16,12 +16,18 @@ const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& p
   } else {
     out_.result = fast_.solve(problem, method, plain, warm).lcp;
   }
+  columns_ = method == LcpMethod::Standard ? nullptr : fast_.normalized();
   climb_fallback_chain(problem, method, options, &out_);
   return out_;
 }
 
-const VecX& ContactSolver::velocity(const ContactProblem& problem, const VecX& z) {
-  contact_velocity(problem, z, &nc_, &v_c_, &v_);
+const VecX& ContactSolver::velocity(const ContactProblem& problem, const VecX& z,
+                                    const NormalizedContacts* columns) {
+  if (columns) {
+    normalized_contact_velocity(problem, z, *columns, &v_c_, &v_);
+  } else {
+    contact_velocity(problem, z, &nc_, &v_c_, &v_);
+  }
   return v_;
 }
 

@@ -24,13 +24,21 @@ class ContactSolver {
   // solve_contact_with_fallback; the answer stays valid until the next call.
   const FallbackResult& solve_with_fallback(const ContactProblem& problem, LcpMethod method,
                                             const LemkeOptions& options, const LcpBasis& warm);
-  // contact_velocity; valid until the next call.
-  const VecX& velocity(const ContactProblem& problem, const VecX& z);
+  // The mass-normalised columns of the last solve_with_fallback's problem when its method
+  // was a fast one, which formed them; else null. Valid until the next solve.
+  const NormalizedContacts* columns() const { return columns_; }
+
+  // contact_velocity; valid until the next call. Given `columns`, problem's own (columns()
+  // after solving it), it does not normalise problem again: the same bits for half of
+  // normalize_contacts' share (15 %) of a resting stack's step.
+  const VecX& velocity(const ContactProblem& problem, const VecX& z,
+                       const NormalizedContacts* columns = nullptr);
 
  private:
   FastLemkeSolver fast_;
   FallbackResult out_;
-  NormalizedContacts nc_;  // velocity()'s columns
+  const NormalizedContacts* columns_ = nullptr;
+  NormalizedContacts nc_;  // velocity()'s columns when not given
   VecX v_c_, v_;
 };
 

@@ -194,6 +194,9 @@ class FastLemke {
   void run(const ContactProblem& problem, const LcpBasis& warm, Clock::time_point start,
            FastLemkeResult* out);
 
+  // The columns of reset's problem (normalize_contacts), which no pivot changes.
+  const NormalizedContacts& normalized() const { return nc_; }
+
  private:
   // Outcome of adding a contact's friction rows in the reduced method.
   enum class Activation { Added, Restart, Failed };
@@ -1656,6 +1659,7 @@ FastLemkeSolver& FastLemkeSolver::operator=(FastLemkeSolver&&) noexcept = defaul
 const FastLemkeResult& FastLemkeSolver::solve(const ContactProblem& problem, LcpMethod method,
                                               const LemkeOptions& options, const LcpBasis& warm,
                                               double cover_perturbation) {
+  normalized_ = false;
   if (method != LcpMethod::Structural && method != LcpMethod::Reduced) {
     throw std::invalid_argument(
         std::string("solve_lemke_fast: method must be structural or reduced, got ") +
@@ -1671,8 +1675,13 @@ const FastLemkeResult& FastLemkeSolver::solve(const ContactProblem& problem, Lcp
     return result_;
   }
   tables_->solver.reset(problem, method == LcpMethod::Reduced, options, cover_perturbation);
+  normalized_ = true;
   tables_->solver.run(problem, warm, start, &result_);
   return result_;
+}
+
+const NormalizedContacts* FastLemkeSolver::normalized() const {
+  return normalized_ ? &tables_->solver.normalized() : nullptr;
 }
 
 }  // namespace pivot

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "normalized_contacts.hpp"
 #include "pivot/lcp.hpp"
 
 namespace pivot {
@@ -60,10 +61,15 @@ class FastLemkeSolver {
                                const LemkeOptions& options = {}, const LcpBasis& warm = {},
                                double cover_perturbation = 0.0);
 
+  // The mass-normalised columns of the last solve's problem, as normalize_contacts forms
+  // them; null when that solve had no contact or threw before forming them.
+  const NormalizedContacts* normalized() const;
+
  private:
   struct Tables;
   std::unique_ptr<Tables> tables_;
   FastLemkeResult result_;
+  bool normalized_ = false;
 };
 
 }  // namespace pivot

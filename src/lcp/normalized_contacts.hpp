@@ -92,6 +92,9 @@ void body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c
 // contact_velocity with the columns, v_c and v formed in the storage given.
 void contact_velocity(const ContactProblem& problem, const VecX& z, NormalizedContacts* nc,
                       VecX* v_c, VecX* v);
+// The same on problem's columns already normalised (nc).
+void normalized_contact_velocity(const ContactProblem& problem, const VecX& z,
+                                 const NormalizedContacts& nc, VecX* v_c, VecX* v);
 
 // check_contact_solution on columns already normalised, w and v_c formed in *w, *v_c.
 LcpCheck check_contact_solution(const NormalizedContacts& nc, const VecX& z, VecX* v_c, VecX* w);

@@ -40,8 +40,10 @@ void solve_island(const ContactProblem& problem, PlaneGroups* groups, const Scen
     out.result = chain.result;
     out.selections = 0;
     out.budgets_exhausted = 0;
+    out.columns = solver->columns();
     return;
   }
+  out.columns = nullptr;
   out.fell_back = false;
   out.rescued_by.reset();
   out.selections = 0;

@@ -18,6 +18,9 @@ struct IslandSolve {
   std::optional<FallbackStage> rescued_by;  // the fallback that answered, if one did
   int selections = 0;         // max groups: selections tried, summed over the attempts
   int budgets_exhausted = 0;  // max groups: attempts that spent the selection budget
+  // The problem's mass-normalised columns when the island's solver formed them
+  // (ContactSolver::columns), for its velocity; null for a grouped island.
+  const NormalizedContacts* columns = nullptr;
 };
 
 // (contact LCP, groups over its planes, settings, warm basis) => impulses by the scene's

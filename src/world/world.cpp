@@ -236,6 +236,7 @@ bool World::step_island(int island_index) {
   VecX& z = kept.z;
   z.setZero(problem.lcp_size());
   bool solved = false;
+  const NormalizedContacts* columns = nullptr;  // problem's, when its solve formed them
   if (problem.num_contacts() > 0) {
     ++stats_.islands;
     // Warm start by contact features (a group side's: its vertex and face). A grouped
@@ -266,6 +267,7 @@ bool World::step_island(int island_index) {
       stats_.deferred_penetrations += solve_result->status == LcpStatus::Solved;
     }
     const LcpResult& result = *solve_result;
+    columns = kept.solved.columns;
     solved = result.status == LcpStatus::Solved;
     stats_.warm_starts += result.warm;
     stats_.warm_paths += result.warm_path;
@@ -286,7 +288,7 @@ bool World::step_island(int island_index) {
 
   // (z) => velocities, Lloyd (2): v = M^-1 (N~ theta + D~ phi + k~_x), and the impulses
   t0 = Clock::now();
-  const VecX& v = kept.solver.velocity(problem, z);
+  const VecX& v = kept.solver.velocity(problem, z, columns);
   set_island_velocities(island, v, &state_.bodies);
   decode_impulses(problem, z, in, island, island_index, *p.collision, &impulses_, &side_impulses_);
   stats_.integrate_us += microseconds_since(t0);
@@ -302,7 +304,7 @@ bool World::step_island(int island_index) {
   const LcpResult& push = solve(pseudo, LcpBasis{}, island_index);
   if (push.status == LcpStatus::Cancelled) return false;
   if (push.status == LcpStatus::Solved) {
-    const VecX u = kept.solver.velocity(pseudo, push.z) - v_solved;
+    const VecX u = kept.solver.velocity(pseudo, push.z, kept.solved.columns) - v_solved;
     for (size_t k = 0; k < island.bodies.size(); ++k) {
       p.recovery[island.bodies[k]] = u.segment<6>(6 * k);
     }
