@@ -186,6 +186,10 @@ class FastLemke {
     entries_.reserve(size_ + 1);
     path_.clear();
     if (reduced_) path_.reserve(static_cast<size_t>(64) * dim);
+    // |q|_inf of (8), the acceptance rule's scale: the sums of contact_lcp_w's q_scale.
+    qinf_ = 0.0;
+    for (int k = 0; k < n_ + n_ * d_; ++k)
+      qinf_ = std::max(qinf_, std::abs(input_row(Rhs{Rhs::Q, -1, 1.0}, k)));
   }
 
   FastLemke() : stop_(LemkeOptions{}) {}
@@ -263,6 +267,11 @@ class FastLemke {
   bool indeterminate_rows_stay_feasible(double tmin, bool* spared_infeasible) const;
   int lexicographic_min(const VecX& divisor);
   void finish(LcpResult* result);
+  // The acceptance rule on an answer finish() completed: its w is M z + q formed from z
+  // through the columns, as check_contact_solution forms it, not the basis's values.
+  bool accepted(const LcpResult& result) const {
+    return check_complementarity(result.z, result.w, qinf_).accepted;
+  }
   void impulse_velocity(const VecX& z, bool with_free, VecX* v) const;
   void lcp_rows(const VecX& z, const VecX& v, bool with_q, VecX* w) const;
 
@@ -346,7 +355,7 @@ class FastLemke {
   LcpResult engaged_;              // engage_friction(): the answer before its last flip
   std::vector<char> engaged_basic_;  // and its basis
   VecX vfinal_;                    // finish(): the normalised velocity of the answer
-  VecX check_v_, check_w_;         // the acceptance check's v_c and w
+  double qinf_ = 0.0;              // |q|_inf (reset)
   FastLemkeStats stats_;
 };
 
@@ -1018,12 +1027,7 @@ FastLemke::WarmStart FastLemke::warm_answer(const LcpBasis& warm, LcpResult* res
 
 // How far below zero an entry of an answer found by flips may be: the leaving slack of a
 // path (pivot_to_solution) on this problem's q.
-double FastLemke::answer_slack() const {
-  double qinf = 0.0;
-  for (int k = 0; k < n_ + n_ * d_; ++k)
-    qinf = std::max(qinf, std::abs(input_row(Rhs{Rhs::Q, -1, 1.0}, k)));
-  return kLeavingSlack * std::max(1.0, qinf);
-}
+double FastLemke::answer_slack() const { return kLeavingSlack * std::max(1.0, qinf_); }
 
 // The flips of warm_answer from the basis in warm_basic_, at most max_flips: the number of
 // flips that made it an answer with every entry at or above -slack that the acceptance rule
@@ -1052,8 +1056,7 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result, bo
       if (std::min(result->z[k], result->w[k]) < std::min(result->z[worst], result->w[worst]))
         worst = k;
     }
-    if (std::min(result->z[worst], result->w[worst]) >= -slack &&
-        check_contact_solution(nc_, result->z, &check_v_, &check_w_).accepted) {
+    if (std::min(result->z[worst], result->w[worst]) >= -slack && accepted(*result)) {
       return repair;
     }
     warm_basic_[worst] = !warm_basic_[worst];
@@ -1537,7 +1540,7 @@ bool FastLemke::final_answer(LcpResult* result) {
   if (!ok) return false;
   solve(Rhs{Rhs::Q, -1, 1.0});
   finish(result);
-  return check_contact_solution(nc_, result->z, &check_v_, &check_w_).accepted;
+  return accepted(*result);
 }
 
 void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::time_point start,
