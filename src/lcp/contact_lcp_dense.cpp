@@ -74,7 +74,6 @@ VecX contact_velocity(const ContactProblem& problem, const VecX& z) {
 
 void contact_velocity(const ContactProblem& problem, const VecX& z, NormalizedContacts* nc,
                       VecX* v_c, VecX* v) {
-  check_size(problem, z, "contact_velocity");
   normalize_contacts(problem, nc);
   normalized_contact_velocity(problem, z, *nc, v_c, v);
 }

@@ -11,12 +11,13 @@ const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& p
   // solve_contact's dispatch, the fast methods' answer copied into storage kept from the
   // last solve.
   const LemkeOptions plain = without_end_repair(options);  // as the chain's first attempt
+  columns_ = nullptr;  // none lent until this solve has formed them
   if (method == LcpMethod::Standard) {
     out_.result = solve_contact(problem, method, plain, warm);
   } else {
     out_.result = fast_.solve(problem, method, plain, warm).lcp;
+    columns_ = fast_.normalized();
   }
-  columns_ = method == LcpMethod::Standard ? nullptr : fast_.normalized();
   climb_fallback_chain(problem, method, options, &out_);
   return out_;
 }
