@@ -83,6 +83,12 @@ struct WorldOptions {
   // abandoned (StepStats::cancelled), so an interactive program stays responsive when a
   // solve stalls. 0: no limit.
   double step_time_limit_s = 0.0;
+  // Threads a step's islands are stepped on, the caller's among them (>= 1): islands share
+  // no bodies, so each is solved on its own thread, and what they give is merged in island
+  // order, so the result is the same to the bit for any number. A scene of one island
+  // gains nothing; many programs that each step a World (a sweep's jobs) are better served
+  // by one thread each.
+  int threads = 1;
 };
 
 // A solve that no method could finish. what() is describe(failed()).
@@ -123,7 +129,9 @@ class World {
   void set_state(const WorldState& state);
   void reset();                              // back to the scene's initial states
 
-  // One time step. Throws SolverFailure under FailurePolicy::Stop. A cancelled solve
+  // One time step. Throws SolverFailure under FailurePolicy::Stop (the first failed
+  // island's, in island order; the other islands' velocities may be set), and
+  // std::invalid_argument for threads < 1. A cancelled solve
   // (WorldOptions::lemke.cancel, step_time_limit_s) abandons the step: StepStats::cancelled,
   // and the state stays the step's start.
   const StepStats& step();
@@ -148,7 +156,9 @@ class World {
   void begin_step();
   void gather_wrenches();
   void detect_contacts();
+  void step_islands();                 // step_island on every island, on options' threads
   bool step_island(int island_index);  // false: a solve was cancelled
+  bool merge_islands();                // false: a solve was cancelled
   void integrate_poses();
   const StepStats& abandon_step();
   // Part of step_island: the solve's cost into StepStats, its result returned (kept in the

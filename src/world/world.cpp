@@ -1,11 +1,13 @@
 // World::step reads as the pipeline: wrenches => collision within each body's reach =>
 // islands => per island: input (dynamics/island_input) => assemble (dynamics/stewart_trinkle)
 // => solve (world/solve_island) => velocities and impulses (dynamics/contact_impulses)
-// (=> penetration recovery) => integrate, each stage timed into StepStats.
+// (=> penetration recovery), the islands on WorldOptions::threads threads and merged in
+// island order => integrate, each stage timed into StepStats.
 #include "pivot/world.hpp"
 
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 
 #include "contact/islands.hpp"
@@ -16,6 +18,7 @@
 #include "pivot/geometry.hpp"
 #include "stopwatch.hpp"
 #include "world/contact_bases.hpp"
+#include "world/island_workers.hpp"
 #include "world/solve_island.hpp"
 
 namespace pivot {
@@ -36,22 +39,29 @@ struct World::Pipeline {
   const std::vector<Island>* island_list = nullptr;
   std::vector<Vec6> wrenches;  // per body, at the current time
   std::vector<Vec6> recovery;  // per body: the step's recovery pseudo-velocity
-  IslandInput input;           // the current island's stepper input
   ContactBases bases;          // the solved contacts' bases, this step's and the last
-  LcpBasis warm;               // the island's warm start
-  // Per island index, what its solve writes, kept from step to step so that a step like the
-  // last allocates nothing (tests/world/step_allocation_test.cpp).
+  // Per island index, what its stages write, kept from step to step so that a step like the
+  // last allocates nothing (tests/world/step_allocation_test.cpp). An island writes only
+  // its own (and its bodies' states and recovery), so islands may run on any thread; what
+  // the step gathers from them, merge_islands takes in island order.
   struct IslandStorage {
-    ContactProblem problem;  // the island's contact LCP
+    IslandInput input;       // the island's stepper input
+    LcpBasis warm;           // its warm start
+    ContactProblem problem;  // its contact LCP
     ContactSolver solver;
     IslandSolve solved;  // the solver's answer (or the grouped search's)
     VecX z;              // the impulses applied
+    // For merge_islands:
+    StepStats stats;  // the island's counts and stage times
+    std::vector<ContactImpulse> impulses, side_impulses;
+    std::vector<FailedSolve> failed;  // at most one
+    bool record_basis = false;        // basis is its answer's, for the next step's warm starts
+    LcpBasis basis;
+    bool cancelled = false;
+    std::exception_ptr error;  // SolverFailure (FailurePolicy::Stop), or a bad problem
   };
   std::vector<IslandStorage> per_island;
-  IslandStorage& storage(int island_index) {
-    if (per_island.size() <= static_cast<size_t>(island_index)) per_island.resize(island_index + 1);
-    return per_island[island_index];
-  }
+  IslandWorkers workers;
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
 };
@@ -130,10 +140,8 @@ const StepStats& World::step() {
   begin_step();       // (options) => empty outputs, the start state kept, the solves' deadline
   gather_wrenches();  // (applied and scripted wrenches, t) => the wrench on each body
   detect_contacts();  // (states, wrenches) => contacts, groups, islands
-  for (int k = 0; k < static_cast<int>(pipeline_->island_list->size()); ++k) {
-    // (island) => its bodies' velocities, impulses, failed solve; false: cancelled
-    if (!step_island(k)) return abandon_step();
-  }
+  step_islands();     // (islands) => their bodies' velocities, impulses, failed solves
+  if (!merge_islands()) return abandon_step();  // false: a solve was cancelled
   integrate_poses();  // (velocities, recovery pseudo-velocities) => poses, t + h
   return stats_;
 }
@@ -141,6 +149,9 @@ const StepStats& World::step() {
 // (options) => the last step's outputs cleared, its start state kept for abandon_step, the
 // solves' deadline set, the warm-start bases rolled over
 void World::begin_step() {
+  if (options_.threads < 1) {
+    throw std::invalid_argument("threads must be >= 1, got " + std::to_string(options_.threads));
+  }
   stats_ = StepStats{};
   stats_.time_step_s = scene_.settings.time_step_s;
   impulses_.clear();
@@ -211,13 +222,75 @@ void World::detect_contacts() {
   stats_.collision_us = microseconds_since(t0);
 }
 
+// (islands) => step_island on each, on up to WorldOptions::threads threads
+void World::step_islands() {
+  Pipeline& p = *pipeline_;
+  const int count = static_cast<int>(p.island_list->size());
+  if (p.per_island.size() < static_cast<size_t>(count)) p.per_island.resize(count);
+  const auto run = [this](int k) {
+    Pipeline::IslandStorage& kept = pipeline_->per_island[k];
+    try {
+      kept.cancelled = !step_island(k);
+    } catch (...) {
+      kept.error = std::current_exception();
+    }
+  };
+  p.workers.run(count, options_.threads, run);
+}
+
+// (islands' outputs) => the step's stats, impulses, failed solves and recorded bases, in
+// island order, as if the islands had been stepped one after another; false: an island's
+// solve was cancelled (the islands before it counted, as when stepped in turn). An
+// island's error is thrown after the islands before it are merged.
+bool World::merge_islands() {
+  Pipeline& p = *pipeline_;
+  for (size_t k = 0; k < p.island_list->size(); ++k) {
+    Pipeline::IslandStorage& kept = p.per_island[k];
+    if (kept.error) {
+      const std::exception_ptr error = kept.error;
+      kept.error = nullptr;
+      std::rethrow_exception(error);
+    }
+    const StepStats& s = kept.stats;
+    stats_.islands += s.islands;
+    stats_.pivots += s.pivots;
+    stats_.warm_starts += s.warm_starts;
+    stats_.warm_paths += s.warm_paths;
+    stats_.fallbacks += s.fallbacks;
+    for (int stage = 0; stage < kFallbackStages; ++stage) stats_.rescues[stage] += s.rescues[stage];
+    stats_.recoveries += s.recoveries;
+    stats_.deferred_penetrations += s.deferred_penetrations;
+    stats_.failures += s.failures;
+    stats_.selections += s.selections;
+    stats_.selection_budgets_exhausted += s.selection_budgets_exhausted;
+    stats_.assembly_us += s.assembly_us;
+    stats_.solve_us += s.solve_us;
+    stats_.integrate_us += s.integrate_us;
+    if (kept.cancelled) return false;
+    impulses_.insert(impulses_.end(), kept.impulses.begin(), kept.impulses.end());
+    side_impulses_.insert(side_impulses_.end(), kept.side_impulses.begin(),
+                          kept.side_impulses.end());
+    for (FailedSolve& failed : kept.failed) failed_solves_.push_back(std::move(failed));
+    if (kept.record_basis) p.bases.record(kept.input.stepper.contacts, kept.problem.d, kept.basis);
+  }
+  return true;
+}
+
 // (island bodies, contacts, groups) => contact LCP over planes => impulses => velocities,
-// and the recovery pseudo-velocities when the island penetrates beyond the slop
+// and the recovery pseudo-velocities when the island penetrates beyond the slop; into the
+// island's storage, its bodies' velocities and recovery, and nothing else
 bool World::step_island(int island_index) {
   Pipeline& p = *pipeline_;
   const Island& island = (*p.island_list)[island_index];
   const double h = scene_.settings.time_step_s;
-  IslandInput& in = p.input;
+  Pipeline::IslandStorage& kept = p.per_island[island_index];
+  IslandInput& in = kept.input;
+  StepStats& stats = kept.stats;
+  stats = StepStats{};
+  kept.impulses.clear();
+  kept.side_impulses.clear();
+  kept.failed.clear();
+  kept.record_basis = false;
 
   // (island, contacts, groups, materials) => stepper input: sides as planes, mu, gaps
   auto t0 = Clock::now();
@@ -226,10 +299,9 @@ bool World::step_island(int island_index) {
   bool recovering =
       recovery_depths(in.gaps_m, in.groups.groups, kRecoverySlop_m, &in.stepper.recovery_depth_m);
   // (stepper input) => contact LCP, Egan (3)-(7)
-  Pipeline::IslandStorage& kept = p.storage(island_index);
   const ContactProblem& problem = kept.problem;
   assemble_stewart_trinkle(in.stepper, &kept.problem);
-  stats_.assembly_us += microseconds_since(t0);
+  stats.assembly_us += microseconds_since(t0);
 
   // (contact LCP, last step's bases) => impulses z, or a failed solve kept for the caller
   t0 = Clock::now();
@@ -238,16 +310,16 @@ bool World::step_island(int island_index) {
   bool solved = false;
   const NormalizedContacts* columns = nullptr;  // problem's, when its solve formed them
   if (problem.num_contacts() > 0) {
-    ++stats_.islands;
+    ++stats.islands;
     // Warm start by contact features (a group side's: its vertex and face). A grouped
     // island's basis is over its planes, and its max search starts from it.
     const bool warm = options_.warm_start;
     if (warm) {
-      p.bases.warm_basis(in.stepper.contacts, problem.d, &p.warm);
+      p.bases.warm_basis(in.stepper.contacts, problem.d, &kept.warm);
     } else {
-      p.warm.z_basic.clear();
+      kept.warm.z_basic.clear();
     }
-    const LcpResult* solve_result = &solve(problem, p.warm, island_index);
+    const LcpResult* solve_result = &solve(problem, kept.warm, island_index);
     if (solve_result->status == LcpStatus::Cancelled) return false;
     // A penetration within the slop asks the velocity LCP to separate the contact
     // (b = f/h < 0), and where friction locks a wedge that LCP may have no solution: the
@@ -262,42 +334,44 @@ bool World::step_island(int island_index) {
         recovery_depths(in.gaps_m, in.groups.groups, 0.0, &in.stepper.recovery_depth_m)) {
       recovering = true;
       assemble_stewart_trinkle(in.stepper, &kept.problem);
-      solve_result = &solve(problem, p.warm, island_index);
+      solve_result = &solve(problem, kept.warm, island_index);
       if (solve_result->status == LcpStatus::Cancelled) return false;
-      stats_.deferred_penetrations += solve_result->status == LcpStatus::Solved;
+      stats.deferred_penetrations += solve_result->status == LcpStatus::Solved;
     }
     const LcpResult& result = *solve_result;
     columns = kept.solved.columns;
     solved = result.status == LcpStatus::Solved;
-    stats_.warm_starts += result.warm;
-    stats_.warm_paths += result.warm_path;
+    stats.warm_starts += result.warm;
+    stats.warm_paths += result.warm_path;
     if (solved) {
       z = result.z;
-      if (warm && !result.basis.z_basic.empty())
-        p.bases.record(in.stepper.contacts, problem.d, result.basis);
+      // Kept apart: the recovery push's solve below writes the island's result.
+      kept.record_basis = warm && !result.basis.z_basic.empty();
+      if (kept.record_basis) kept.basis.z_basic = result.basis.z_basic;
     } else {
       FailedSolve failed{state_.step, state_.time_s, island_index, result.status,
                          ContactProblemFile{problem, std::nullopt, std::nullopt}};
       if (!in.groups.groups.empty()) failed.problem.groups = in.groups;
       if (options_.on_failure == FailurePolicy::Stop) throw SolverFailure(std::move(failed));
-      failed_solves_.push_back(std::move(failed));
-      ++stats_.failures;
+      kept.failed.push_back(std::move(failed));
+      ++stats.failures;
     }
   }
-  stats_.solve_us += microseconds_since(t0);
+  stats.solve_us += microseconds_since(t0);
 
   // (z) => velocities, Lloyd (2): v = M^-1 (N~ theta + D~ phi + k~_x), and the impulses
   t0 = Clock::now();
   const VecX& v = kept.solver.velocity(problem, z, columns);
   set_island_velocities(island, v, &state_.bodies);
-  decode_impulses(problem, z, in, island, island_index, *p.collision, &impulses_, &side_impulses_);
-  stats_.integrate_us += microseconds_since(t0);
+  decode_impulses(problem, z, in, island, island_index, *p.collision, &kept.impulses,
+                  &kept.side_impulses);
+  stats.integrate_us += microseconds_since(t0);
 
   // (velocities, depths) => pseudo-velocities that push out and are not kept. Without
   // a solved step there is nothing to push against; a failed push is tried next step.
   if (!recovering || !solved) return true;
   t0 = Clock::now();
-  ++stats_.recoveries;
+  ++stats.recoveries;
   const ContactProblem pseudo = recovery_problem(problem, v, in.stepper.recovery_depth_m, h,
                                                  scene_.settings.penetration_recovery_speed_mps);
   const VecX v_solved = v;  // the island's solver forms the push's velocity next
@@ -309,23 +383,24 @@ bool World::step_island(int island_index) {
       p.recovery[island.bodies[k]] = u.segment<6>(6 * k);
     }
   }
-  stats_.solve_us += microseconds_since(t0);
+  stats.solve_us += microseconds_since(t0);
   return true;
 }
 
-// (contact LCP, warm basis) => solve_island's result, valid until the next solve; its
-// pivots, fallbacks and rescues into StepStats
+// (contact LCP, warm basis) => solve_island's result, valid until the island's next solve;
+// its pivots, fallbacks and rescues into the island's stats
 const LcpResult& World::solve(const ContactProblem& problem, const LcpBasis& warm,
                               int island_index) {
-  Pipeline& p = *pipeline_;
-  Pipeline::IslandStorage& kept = p.storage(island_index);
+  Pipeline::IslandStorage& kept = pipeline_->per_island[island_index];
   IslandSolve& solved = kept.solved;
-  solve_island(problem, &p.input.groups, scene_.settings, p.lemke, warm, &kept.solver, &solved);
-  stats_.pivots += solved.pivots;
-  stats_.fallbacks += solved.fell_back;
-  if (solved.rescued_by) ++stats_.rescues[static_cast<int>(*solved.rescued_by)];
-  stats_.selections += solved.selections;
-  stats_.selection_budgets_exhausted += solved.budgets_exhausted;
+  StepStats& stats = kept.stats;
+  solve_island(problem, &kept.input.groups, scene_.settings, pipeline_->lemke, warm, &kept.solver,
+               &solved);
+  stats.pivots += solved.pivots;
+  stats.fallbacks += solved.fell_back;
+  if (solved.rescued_by) ++stats.rescues[static_cast<int>(*solved.rescued_by)];
+  stats.selections += solved.selections;
+  stats.selection_budgets_exhausted += solved.budgets_exhausted;
   return solved.result;
 }
 

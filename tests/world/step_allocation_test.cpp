@@ -16,6 +16,7 @@
 
 #include "lcp/lemke_standard.hpp"
 #include "pivot/world.hpp"
+#include "support/scene_builder.hpp"
 #include "support/shipped_scene.hpp"
 
 namespace {
@@ -157,6 +158,32 @@ INSTANTIATE_TEST_SUITE_P(
       return test::scene_test_name(p.param.file) + (p.param.warm_start ? "_" : "_Cold_") +
              std::to_string(p.param.warm_up_steps);
     });
+
+// Nine columns of two boxes at rest, 0.3 m apart, stepped on two threads: nine islands a
+// step shared by the caller and a worker, whose wake-ups and hand-outs allocate nothing.
+TEST(StepAllocation, NoneOnTwoThreadsAfterWarmUp) {
+  test::SceneBuilder b;
+  b.ground(0.5);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const std::string name = std::to_string(3 * i + j);
+      b.box("low" + name, Vec3(0.2, 0.2, 0.2), 1.0, 0.5, Vec3(0.3 * i, 0.3 * j, 0.1));
+      b.box("high" + name, Vec3(0.2, 0.2, 0.2), 1.0, 0.5, Vec3(0.3 * i, 0.3 * j, 0.3));
+    }
+  }
+  WorldOptions options;
+  options.threads = 2;
+  World world(b.scene(), options);
+  for (int k = 0; k < 5; ++k) world.step();
+  long allocations = 0;
+  for (int k = 0; k < 100; ++k) {
+    const StepStats* stats = nullptr;
+    allocations += allocations_during([&] { stats = &world.step(); });
+    ASSERT_EQ(stats->islands, 9) << "step " << 5 + k;
+    ASSERT_EQ(stats->pivots + stats->fallbacks + stats->failures + stats->recoveries, 0);
+  }
+  EXPECT_EQ(allocations, 0) << "over 100 steps after 5";
+}
 
 }  // namespace
 }  // namespace pivot

@@ -52,6 +52,7 @@ struct RunOptions {
   std::string failure_dir;
   int max_pivots = 0;
   bool cold_start = false;
+  int threads = 1;
 };
 
 struct RunSummary {
@@ -223,6 +224,7 @@ int run_scene(const RunOptions& o) {
   }
   world_options.lemke.max_pivots = o.max_pivots;
   world_options.warm_start = !o.cold_start;
+  world_options.threads = o.threads;
   world_options.lemke.cancel = &g_interrupted;
   World world(loaded.scene, world_options);
 
@@ -373,6 +375,9 @@ void add_run_commands(CLI::App& app, int* exit_code) {
       ->check(CLI::NonNegativeNumber);
   run->add_flag("--cold-start", o->cold_start,
                 "Start every solve at Lemke's Step 0, not from the previous step's basis");
+  run->add_option("--threads", o->threads,
+                  "Threads a step's islands are stepped on (the result is the same for any)")
+      ->check(CLI::PositiveNumber);
   run->callback([o, exit_code] { *exit_code = run_scene(*o); });
 
   auto replay_path = std::make_shared<std::string>();
