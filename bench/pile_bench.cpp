@@ -5,7 +5,7 @@
 // scene API, so Pivot and ODE step the same boxes.
 //
 //   pile_bench [--seconds S] [--step-limit S] [--wall-limit S] [--nonconvex max|sum|off]
-//              SCENE...
+//              [--threads N] SCENE...
 //
 // A plain program, not Google Benchmark: a pile may not finish. Pivot's step runs under
 // WorldOptions::step_time_limit_s (--step-limit S: a step whose solves run longer is
@@ -15,7 +15,9 @@
 // pile's time tends to go to a few steps. Failed steps are
 // islands no method solved (FailurePolicy::Continue: the run goes on without their
 // impulses). The last line is the least-squares slope of log(solve time per step) against
-// log(bodies) over the scenes with 20 to 160 bodies that ran to the end.
+// log(bodies) over the scenes with 20 to 160 bodies that ran to the end. --threads N steps
+// Pivot's islands on N threads (WorldOptions::threads, the same trajectory); ODE's
+// dWorldStep has one.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -45,6 +47,7 @@ struct Options {
   double step_limit_s = 0.0;  // 0: a step may take what is left of the wall limit
   double wall_limit_s = 60.0;
   std::optional<NonconvexFormulation> nonconvex;  // absent: the scene's
+  int threads = 1;
   std::vector<std::string> scenes;
 };
 
@@ -92,6 +95,7 @@ T quantile(std::vector<T> v, double q) {
 Run run_pivot(const Scene& scene, const Options& options) {
   WorldOptions world_options;
   world_options.on_failure = FailurePolicy::Continue;
+  world_options.threads = options.threads;
   World world(scene, world_options);
   Run run;
   run.steps_planned = static_cast<int>(options.seconds / scene.settings.time_step_s + 0.5);
@@ -263,6 +267,8 @@ bool parse(int argc, char** argv, Options* options) {
       NonconvexFormulation formulation;
       if (!parse_nonconvex_formulation(argv[++i], &formulation)) return false;
       options->nonconvex = formulation;
+    } else if (arg == "--threads" && has_value) {
+      options->threads = std::atoi(argv[++i]);
     } else if (arg.rfind("--", 0) == 0) {
       return false;
     } else {
@@ -270,7 +276,7 @@ bool parse(int argc, char** argv, Options* options) {
     }
   }
   return !options->scenes.empty() && options->seconds > 0 && options->step_limit_s >= 0 &&
-         options->wall_limit_s > 0;
+         options->wall_limit_s > 0 && options->threads >= 1;
 }
 
 }  // namespace
@@ -280,7 +286,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: pile_bench [--seconds S] [--step-limit S] [--wall-limit S] "
-                 "[--nonconvex max|sum|off] SCENE...\n");
+                 "[--nonconvex max|sum|off] [--threads N] SCENE...\n");
     return 2;
   }
   std::printf(
@@ -304,7 +310,9 @@ int main(int argc, char** argv) {
     const int bodies = dynamic_bodies(scene);
     const bool in_slope = bodies >= 20 && bodies <= 160 && base_name(file).rfind("pile", 0) == 0;
     const Run pivot = run_pivot(scene, options);
-    print_row(label, bodies, "Pivot", pivot, nullptr);
+    const std::string engine =
+        options.threads > 1 ? "Pivot, " + std::to_string(options.threads) + " threads" : "Pivot";
+    print_row(label, bodies, engine.c_str(), pivot, nullptr);
     if (in_slope && pivot.stopped.empty()) {
       pivot_slope.emplace_back(bodies, sum(pivot.solve_s, pivot.solve_s.size()) / pivot.steps_done);
     }

@@ -18,8 +18,8 @@
 #include "pivot/geometry.hpp"
 #include "stopwatch.hpp"
 #include "world/contact_bases.hpp"
-#include "world/island_workers.hpp"
 #include "world/solve_island.hpp"
+#include "world/step_workers.hpp"
 
 namespace pivot {
 
@@ -61,7 +61,7 @@ struct World::Pipeline {
     std::exception_ptr error;  // SolverFailure (FailurePolicy::Stop), or a bad problem
   };
   std::vector<IslandStorage> per_island;
-  IslandWorkers workers;
+  StepWorkers workers;
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
 };

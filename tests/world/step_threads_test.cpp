@@ -1,4 +1,4 @@
-// Islands stepped on several threads (WorldOptions::threads, src/world/island_workers): the
+// Islands stepped on several threads (WorldOptions::threads, src/world/step_workers): the
 // workers hand out every island exactly once, and a World gives the same step, to the bit,
 // on any number of threads: islands share no bodies and their outputs are merged in island
 // order, so nothing a thread does can change another island's arithmetic.
@@ -14,13 +14,13 @@
 #include "pivot/world.hpp"
 #include "support/scene_builder.hpp"
 #include "support/shipped_scene.hpp"
-#include "world/island_workers.hpp"
+#include "world/step_workers.hpp"
 
 namespace pivot {
 namespace {
 
-TEST(IslandWorkers, CallsEveryIndexExactlyOnceForAnyCountAndThreads) {
-  IslandWorkers workers;
+TEST(StepWorkers, CallsEveryIndexExactlyOnceForAnyCountAndThreads) {
+  StepWorkers workers;
   // The thread count changes between jobs (a viewer's option may), so workers are
   // stopped and started between them too.
   for (int round = 0; round < 20; ++round) {
@@ -40,8 +40,8 @@ TEST(IslandWorkers, CallsEveryIndexExactlyOnceForAnyCountAndThreads) {
 
 // Uneven work: one index far longer than the rest (a pile's big island among small ones).
 // Every index still runs once, and the job returns only when the long one has.
-TEST(IslandWorkers, WaitsForTheLongestIndex) {
-  IslandWorkers workers;
+TEST(StepWorkers, WaitsForTheLongestIndex) {
+  StepWorkers workers;
   std::vector<double> out(40, 0.0);
   const auto f = [&](int i) {
     double x = 0.0;
@@ -128,7 +128,7 @@ void compare_threads(const Scene& scene, int steps, long* islands) {
   }
 }
 
-TEST(IslandThreads, TossedColumnsStepTheSameOnAnyNumberOfThreads) {
+TEST(StepThreads, TossedColumnsStepTheSameOnAnyNumberOfThreads) {
   long islands = 0;
   compare_threads(tossed_columns(), 150, &islands);
   EXPECT_GT(islands, 150 * 5);  // several islands a step: the threads had islands to share
@@ -137,13 +137,13 @@ TEST(IslandThreads, TossedColumnsStepTheSameOnAnyNumberOfThreads) {
 // The shipped bin pile's first 0.35 s: 40 bodies falling into the bin and into one
 // another, islands merging, grouped islands (max formulation), warm paths, recoveries
 // (55 island solves, 23 recoveries, 21 warm paths with one thread).
-TEST(IslandThreads, BinPileLandingStepsTheSameOnAnyNumberOfThreads) {
+TEST(StepThreads, BinPileLandingStepsTheSameOnAnyNumberOfThreads) {
   long islands = 0;
   compare_threads(test::shipped_scene("bin_pile_40.json"), 35, &islands);
   EXPECT_GT(islands, 35);
 }
 
-TEST(IslandThreads, ACancelledStepLeavesTheStartStateOnTwoThreads) {
+TEST(StepThreads, ACancelledStepLeavesTheStartStateOnTwoThreads) {
   std::atomic<bool> cancel{false};
   WorldOptions options;
   options.threads = 2;
@@ -162,7 +162,7 @@ TEST(IslandThreads, ACancelledStepLeavesTheStartStateOnTwoThreads) {
   EXPECT_TRUE(world.impulses().empty());
 }
 
-TEST(IslandThreads, FewerThanOneThreadIsAnError) {
+TEST(StepThreads, FewerThanOneThreadIsAnError) {
   WorldOptions options;
   options.threads = 0;
   World world(tossed_columns(), options);
