@@ -43,6 +43,9 @@ struct StepStats {
   bool cancelled = false;
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
   double time_step_s = 0.0;        // h of this step: impulse / h is the mean contact force [N]
+  // Stage times [us]: collision and integration wall time; assembly, solve and the
+  // islands' part of integration summed over islands (on several threads, more than the
+  // step's wall time).
   double collision_us = 0.0;
   double assembly_us = 0.0;
   double solve_us = 0.0;

@@ -288,7 +288,7 @@ void bind_world(py::module_& m) {
       "at a time; separate Worlds step in parallel (step releases the GIL).")
       .def(py::init([](const LoadedScene& scene, const std::string& on_failure,
                        const std::string& failure_dir, bool warm_start, int max_pivots,
-                       double step_time_limit) {
+                       double step_time_limit, int threads) {
              WorldOptions options;
              if (on_failure == "stop") {
                options.on_failure = FailurePolicy::Stop;
@@ -305,6 +305,8 @@ void bind_world(py::module_& m) {
                throw py::value_error("step_time_limit must be finite and >= 0");
              }
              options.step_time_limit_s = step_time_limit;
+             if (threads < 1) throw py::value_error("threads must be >= 1");
+             options.threads = threads;
              if (!failure_dir.empty()) {
                // Made now, as `pivot run --failure-dir` makes it: a wrong path is reported
                // before any step, not by the first failed solve.
@@ -319,14 +321,15 @@ void bind_world(py::module_& m) {
            }),
            py::arg("scene"), py::kw_only(), py::arg("on_failure") = "stop",
            py::arg("failure_dir") = "", py::arg("warm_start") = true, py::arg("max_pivots") = 0,
-           py::arg("step_time_limit") = 0.0,
+           py::arg("step_time_limit") = 0.0, py::arg("threads") = 1,
            "A world at the scene's initial state. on_failure: 'stop' raises SolverFailure\n"
            "after writing the failed problem into failure_dir (default: the current directory;\n"
            "made when missing);\n"
            "'continue' moves that island without contact impulses. warm_start hands each\n"
            "solve the previous step's basis; max_pivots 0 picks Lemke's default limit.\n"
            "step_time_limit [s]: a step whose solves run longer is abandoned (StepStats.\n"
-           "cancelled, the state unchanged) and step(n) returns; 0: no limit.")
+           "cancelled, the state unchanged) and step(n) returns; 0: no limit.\n"
+           "threads: the threads a step's islands are solved on (the same result for any).")
       .def("step", &step_world, py::arg("n") = 1, py::arg("recorder") = nullptr,
            "Takes n time steps (the GIL released meanwhile) and returns the last one's\n"
            "StepStats (early, with cancelled set, when a step ran past step_time_limit).\n"

@@ -140,3 +140,19 @@ def test_a_step_past_its_time_limit_is_abandoned_and_changes_nothing(scenes):
     assert not free.step(5).cancelled and free.step_count == 5
     with pytest.raises(ValueError, match="step_time_limit must be finite and >= 0"):
         pivot.World(scene, step_time_limit=-1.0)
+
+
+def test_islands_on_two_threads_give_the_same_steps(scenes):
+    # drop_and_tumble: bodies falling apart and onto one another, several islands a step.
+    scene = pivot.load_scene(str(scenes / "drop_and_tumble.json"))
+    one, two = pivot.World(scene), pivot.World(scene, threads=2)
+    islands = 0
+    for _ in range(100):
+        islands += one.step().islands
+        two.step()
+        np.testing.assert_array_equal(one.positions, two.positions)
+        np.testing.assert_array_equal(one.orientations, two.orientations)
+        np.testing.assert_array_equal(one.linear_velocities, two.linear_velocities)
+    assert islands > 100
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        pivot.World(scene, threads=0)
