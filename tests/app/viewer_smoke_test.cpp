@@ -131,6 +131,34 @@ TEST(ViewerSession, UnknownScriptActionNamesFileAndLine) {
       << read_text(err);
 }
 
+// The threads slider changes how fast, never what: the bin pile's first 40 steps (its
+// bodies falling as separate islands and landing on one another) on one thread and on
+// two print the same state. A thread count below one is refused with its line.
+TEST(ViewerSession, ThreadsChangeNothingTheSceneDoes) {
+  std::vector<std::map<std::string, pivot::Vec3>> printed;
+  for (const char* threads : {"1", "2"}) {
+    const std::string name = std::string("threads_session_") + threads;
+    const std::string out = temp_path(name + ".out");
+    const std::string err = temp_path(name + ".err");
+    const std::string script = write_script(
+        name + ".txt", "load " + std::string(PIVOT_SOURCE_DIR) + "/scenes/bin_pile_40.json\n" +
+                           "set threads " + threads + "\nstep 40\nprint state\nquit\n");
+    ASSERT_EQ(run_viewer("--script " + script, err, out), 0) << read_text(err);
+    const auto states = printed_states(read_text(out));
+    ASSERT_EQ(states.size(), 1u) << read_text(out);
+    printed.push_back(states[0]);
+  }
+  EXPECT_EQ(printed[0], printed[1]);
+  const std::string err = temp_path("threads_zero.err");
+  const std::string out = temp_path("threads_zero.out");
+  const std::string script =
+      write_script("threads_zero.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
+                                           "/scenes/block_stack_2.json\nset threads 0\nquit\n");
+  EXPECT_NE(run_viewer("--script " + script, err, out), 0);
+  EXPECT_NE(read_text(err).find(script + ":2: cannot set threads to '0'"), std::string::npos)
+      << read_text(err);
+}
+
 // A solve that overruns the step budget abandons the step (the state stays where it was)
 // and pauses, so the window answers whatever the solver does; without a budget the same
 // step is taken. The stack's first step pivots, and a budget of 1 ns has passed before

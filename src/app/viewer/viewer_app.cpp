@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include "pivot/error.hpp"
 #include "pivot/geometry.hpp"
@@ -25,6 +26,11 @@ constexpr double kMaxComputePerFrame_s = 0.05;  // keep the window responsive
 // answers again within this, whatever the solver does (issue 21: pile steps that pivoted
 // for minutes froze it).
 constexpr double kDefaultStepBudget_s = 1.0;
+// A step's islands on every core, up to four: the result is the same on any number
+// (WorldOptions::threads), so the viewer takes what the machine has.
+int default_threads() {
+  return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+}
 
 Eigen::Vector3f f(const Vec3& v) { return v.cast<float>(); }
 
@@ -51,6 +57,7 @@ bool ViewerApp::load(const std::string& path) {
     WorldOptions options;
     options.on_failure = FailurePolicy::Continue;
     options.step_time_limit_s = world_ ? world_->options().step_time_limit_s : kDefaultStepBudget_s;
+    options.threads = world_ ? world_->options().threads : default_threads();
     auto world = std::make_unique<World>(loaded.scene, options);
     if (recording_) stop_recording();
     close_replay();
@@ -135,6 +142,10 @@ bool ViewerApp::set_setting(const std::string& name, const std::string& value) {
       const double budget = std::stod(value);
       if (!(budget >= 0.0) || !std::isfinite(budget)) return false;
       world_->options().step_time_limit_s = budget;
+    } else if (name == "threads") {
+      const int threads = std::stoi(value);
+      if (threads < 1) return false;
+      world_->options().threads = threads;
     } else if (name == "method") {
       return parse_lcp_method(value, &s.solver);
     } else if (name == "nonconvex") {
