@@ -86,11 +86,11 @@ struct WorldOptions {
   // abandoned (StepStats::cancelled), so an interactive program stays responsive when a
   // solve stalls. 0: no limit.
   double step_time_limit_s = 0.0;
-  // Threads a step's islands are stepped on, the caller's among them (>= 1): islands share
-  // no bodies, so each is solved on its own thread, and what they give is merged in island
-  // order, so the result is the same to the bit for any number. A scene of one island
-  // gains nothing; many programs that each step a World (a sweep's jobs) are better served
-  // by one thread each.
+  // Threads a step's collision pairs and islands run on, the caller's among them (>= 1):
+  // a pair's collision and an island's solve each write their own output, merged in pair
+  // and island order, so the result is the same to the bit for any number. The solve of a
+  // single island is not split; many programs that each step a World (a sweep's jobs) are
+  // better served by one thread each.
   int threads = 1;
 };
 

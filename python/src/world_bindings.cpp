@@ -329,7 +329,8 @@ void bind_world(py::module_& m) {
            "solve the previous step's basis; max_pivots 0 picks Lemke's default limit.\n"
            "step_time_limit [s]: a step whose solves run longer is abandoned (StepStats.\n"
            "cancelled, the state unchanged) and step(n) returns; 0: no limit.\n"
-           "threads: the threads a step's islands are solved on (the same result for any).")
+           "threads: the threads a step's collision pairs and islands run on (the same result\n"
+           "for any).")
       .def("step", &step_world, py::arg("n") = 1, py::arg("recorder") = nullptr,
            "Takes n time steps (the GIL released meanwhile) and returns the last one's\n"
            "StepStats (early, with cancelled set, when a step ran past step_time_limit).\n"

@@ -134,44 +134,54 @@ void CollisionPipeline::pose_bodies(const std::vector<BodyState>& states) {
   }
 }
 
-void CollisionPipeline::collide_pair(int a, int b, const CollisionSettings& settings) {
+void CollisionPipeline::collide_pair(int k, const CollisionSettings& settings) {
+  PairSlot& slot = slots_[k];
+  try {
+    collide_pair(&slot, settings);
+  } catch (...) {
+    slot.error = std::current_exception();
+  }
+}
+
+void CollisionPipeline::collide_pair(PairSlot* slot, const CollisionSettings& settings) {
+  const int a = slot->a, b = slot->b;
   const double margin = pair_margin_m(bounds_[a], a, bounds_[b], b, settings.margin_m);
-  std::vector<Contact>& contacts = result_.contacts;
-  const size_t first = contacts.size();
+  std::vector<Contact>& contacts = slot->contacts;
+  contacts.clear();
+  slot->group_buffer.recycle(&slot->groups);
+  slot->error = nullptr;
   for (PosedPiece& pa : posed_[a]) {
     for (PosedPiece& pb : posed_[b]) {
       if (!pieces_may_touch(pa, pb, margin)) continue;
-      pa.pose_polyhedron(stamp_);
-      pb.pose_polyhedron(stamp_);
-      piece_contacts(pa, pb, margin, &narrowphase_scratch_, &contacts);
+      piece_contacts(pa, pb, margin, &slot->narrowphase, &contacts);
     }
   }
   if (posed_[a].size() > 1 || posed_[b].size() > 1) {
-    drop_duplicates(first, std::max(bodies_[a].size_m, bodies_[b].size_m), &contacts);
+    drop_duplicates(0, std::max(bodies_[a].size_m, bodies_[b].size_m), &contacts);
   }
   if (bodies_[a].has_polyhedron && bodies_[b].has_polyhedron) {
     const bool off = settings.nonconvex == NonconvexFormulation::Off;
-    std::vector<ContactGroup>& groups = off ? off_groups_ : result_.groups;
+    std::vector<ContactGroup>& groups = off ? slot->off_groups : slot->groups;
     for (bool vertex_on_a : {true, false}) {
       const int v = vertex_on_a ? a : b, e = vertex_on_a ? b : a;
       const GroupBodies pair{&posed_[v], &posed_[e], bounds_[e].min, bounds_[e].max, vertex_on_a,
                              a,          b};
-      add_nonconvex_groups(pair, margin, stamp_, first, &contacts, &group_buffer_, &groups,
-                           &nonconvex_scratch_);
+      add_nonconvex_groups(pair, margin, stamp_, 0, &contacts, &slot->group_buffer, &groups,
+                           &slot->nonconvex);
     }
     if (off) {
       // Off is the plain Stewart-Trinkle model Egan et al. start from: each side of a group
       // is its own half-space, extended beyond its face (their Fig. 1 artifact). Without
       // this the vertex would have no contact at all where its clipped manifold is empty.
-      for (const ContactGroup& g : off_groups_) {
+      for (const ContactGroup& g : slot->off_groups) {
         for (const ContactSide& side : g.sides) contacts.push_back(side_contact(g, side));
       }
-      group_buffer_.recycle(&off_groups_);
+      slot->group_buffer.recycle(&slot->off_groups);
     }
   }
-  for (size_t k = first; k < contacts.size(); ++k) {
-    contacts[k].body_a = a;
-    contacts[k].body_b = b;
+  for (Contact& c : contacts) {
+    c.body_a = a;
+    c.body_b = b;
   }
 }
 
@@ -199,8 +209,8 @@ bool CollisionPipeline::share_reach(const std::vector<std::pair<int, int>>& pair
   return raised;
 }
 
-const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& states,
-                                              const CollisionSettings& settings) {
+int CollisionPipeline::prepare(const std::vector<BodyState>& states,
+                               const CollisionSettings& settings) {
   if (states.size() != bodies_.size()) {
     throw std::invalid_argument("collision: " + std::to_string(states.size()) + " states for " +
                                 std::to_string(bodies_.size()) + " bodies");
@@ -224,21 +234,45 @@ const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& stat
   }
   ++stamp_;
   pose_bodies(states);
-  result_.contacts.clear();
-  group_buffer_.recycle(&result_.groups);
   const std::vector<std::pair<int, int>>* pairs =
       &broadphase_.find_pairs(bounds_, settings.margin_m);
   // One round: the pairs the shared reaches add are not shared again.
   if (share_reach(*pairs)) pairs = &broadphase_.find_pairs(bounds_, settings.margin_m);
-  for (const auto& [i, j] : *pairs) {
-    // body_a is never fixed: a fixed body is always the pair's B.
-    if (bodies_[i].fixed) {
-      collide_pair(j, i, settings);
-    } else {
-      collide_pair(i, j, settings);
+  pairs_ = static_cast<int>(pairs->size());
+  if (slots_.size() < pairs->size()) slots_.resize(pairs->size());
+  for (int k = 0; k < pairs_; ++k) {
+    const auto [i, j] = (*pairs)[k];
+    slots_[k].a = bodies_[i].fixed ? j : i;
+    slots_[k].b = bodies_[i].fixed ? i : j;
+    // Posed here, not on demand in collide_pair, where pairs sharing a body may run at
+    // once: every polyhedron of the pair's bodies (the group finder looks at a compound's
+    // other pieces too). Posing depends on the pose alone, so the contacts are the same.
+    for (int body : {i, j}) {
+      for (PosedPiece& piece : posed_[body]) piece.pose_polyhedron(stamp_);
     }
   }
+  return pairs_;
+}
+
+const CollisionResult& CollisionPipeline::gather() {
+  result_.contacts.clear();
+  group_buffer_.recycle(&result_.groups);
+  for (int k = 0; k < pairs_; ++k) {
+    if (slots_[k].error) std::rethrow_exception(slots_[k].error);
+  }
+  for (int k = 0; k < pairs_; ++k) {
+    const PairSlot& slot = slots_[k];
+    result_.contacts.insert(result_.contacts.end(), slot.contacts.begin(), slot.contacts.end());
+    for (const ContactGroup& g : slot.groups) group_buffer_.add(&result_.groups) = g;
+  }
   return result_;
+}
+
+const CollisionResult& CollisionPipeline::run(const std::vector<BodyState>& states,
+                                              const CollisionSettings& settings) {
+  const int pairs = prepare(states, settings);
+  for (int k = 0; k < pairs; ++k) collide_pair(k, settings);
+  return gather();
 }
 
 CollisionDetector::CollisionDetector(const std::vector<Body>& bodies)

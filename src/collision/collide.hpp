@@ -1,8 +1,10 @@
 // The collision stage of a step: broadphase => narrowphase per piece pair => nonconvex
 // groups, for one model (bodies) across many states. CollisionDetector (pivot/contact.hpp)
-// is this pipeline behind the public interface.
+// is this pipeline behind the public interface. Its pairs may be collided on several
+// threads (the World's): prepare, collide_pair for every pair on any thread, gather.
 #pragma once
 
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,16 @@ class CollisionPipeline {
   const CollisionResult& run(const std::vector<BodyState>& states,
                              const CollisionSettings& settings);
 
+  // run() in its three parts. (poses) => the candidate pairs, every polyhedron of a body
+  // in one posed; returns how many pairs.
+  int prepare(const std::vector<BodyState>& states, const CollisionSettings& settings);
+  // (pair k) => its contacts and groups, into the pair's own slot: calls for different k
+  // may run at once (they only read the posed bodies).
+  void collide_pair(int k, const CollisionSettings& settings);
+  // (every pair's slot) => contacts and groups in pair order, the same for any order of
+  // the collide_pair calls. Throws what a pair's collision threw, the first pair's first.
+  const CollisionResult& gather();
+
  private:
   struct BodyGeometry {
     bool fixed = false;
@@ -34,10 +46,24 @@ class CollisionPipeline {
     std::vector<PieceGeometry> pieces;
   };
 
+  // What one candidate pair found, and its scratch: a pair's collision touches nothing
+  // else, so pairs may be collided at once.
+  struct PairSlot {
+    int a = -1, b = -1;  // body a is never fixed: a fixed body is always the pair's B
+    std::vector<Contact> contacts;
+    std::vector<ContactGroup> groups;  // Max and Sum
+    GroupBuffer group_buffer;
+    // NonconvexFormulation::Off: the groups found, before their sides become convex contacts.
+    std::vector<ContactGroup> off_groups;
+    NarrowphaseScratch narrowphase;
+    NonconvexScratch nonconvex;
+    std::exception_ptr error;
+  };
+
   // (poses) => world pieces and body bounds
   void pose_bodies(const std::vector<BodyState>& states);
-  // (one candidate pair) => its contacts and groups, appended to result_
-  void collide_pair(int a, int b, const CollisionSettings& settings);
+  // (one candidate pair) => its contacts and groups, into its slot
+  void collide_pair(PairSlot* slot, const CollisionSettings& settings);
   // (candidate pairs) => each moving body's transfer (BodyBounds): a body at rest struck
   // by a fast one moves up to as far as the two close within the step, and its own
   // contacts (a box on the ground hit from above) must be seen too. Closing speeds and one
@@ -51,11 +77,9 @@ class CollisionPipeline {
   std::vector<std::vector<PosedPiece>> posed_;
   std::vector<BodyBounds> bounds_;
   Broadphase broadphase_;
-  NarrowphaseScratch narrowphase_scratch_;
-  NonconvexScratch nonconvex_scratch_;
-  GroupBuffer group_buffer_;
-  // NonconvexFormulation::Off: the groups found, before their sides become convex contacts.
-  std::vector<ContactGroup> off_groups_;
+  std::vector<PairSlot> slots_;  // per candidate pair, kept from call to call
+  int pairs_ = 0;                // this call's
+  GroupBuffer group_buffer_;     // result_'s groups
   CollisionResult result_;
   int stamp_ = 0;
 };

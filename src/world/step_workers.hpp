@@ -1,10 +1,8 @@
-// The threads a World steps its islands on (WorldOptions::threads): the calling thread and
-// threads - 1 workers kept from step to step. An island shares no body with another and
-// writes only its own storage, and the step merges what the islands wrote in island order,
-// so its result is the same, to the bit, for any number of threads
-// (tests/world/step_threads_test.cpp). Collision's pairs were tried on them too: at about
-// 0.6 us a pair (the resting 10 x 10 x 2 grid), posing the bodies for them and gathering
-// their contacts from the other core cost what the second core saved.
+// The threads a World steps on (WorldOptions::threads): the calling thread and threads - 1
+// workers kept from step to step, for the two stages that split into independent parts:
+// collision by candidate pair (each writes its own slot, CollisionPipeline) and the
+// islands (each writes its own storage). The step gathers both in order, so its result is
+// the same, to the bit, for any number of threads (tests/world/step_threads_test.cpp).
 #pragma once
 
 #include <atomic>

@@ -1,8 +1,8 @@
 // World::step reads as the pipeline: wrenches => collision within each body's reach =>
 // islands => per island: input (dynamics/island_input) => assemble (dynamics/stewart_trinkle)
 // => solve (world/solve_island) => velocities and impulses (dynamics/contact_impulses)
-// (=> penetration recovery), the islands on WorldOptions::threads threads and merged in
-// island order => integrate, each stage timed into StepStats.
+// (=> penetration recovery) => integrate, each stage timed into StepStats. Collision's
+// pairs and the islands run on WorldOptions::threads threads, gathered in order.
 #include "pivot/world.hpp"
 
 #include <chrono>
@@ -10,6 +10,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "collision/collide.hpp"
 #include "contact/islands.hpp"
 #include "dynamics/contact_impulses.hpp"
 #include "dynamics/island_input.hpp"
@@ -31,7 +32,7 @@ struct World::Pipeline {
     }
   }
 
-  CollisionDetector detector;
+  CollisionPipeline detector;
   CollisionSettings collision_settings;  // the current step's margins
   std::vector<double> radius_m;          // per body: bounding radius about the COM [m]
   IslandBuilder islands;
@@ -210,7 +211,11 @@ void World::detect_contacts() {
                    : step_motion(body, state_.bodies[k], settings.gravity_mps2, p.wrenches[k],
                                  settings.time_step_s, p.radius_m[k]);
   }
-  p.collision = &p.detector.detect(state_.bodies, collision_settings);
+  // Pairs on the step's threads, as the islands below: each pair writes its own slot.
+  const int pairs = p.detector.prepare(state_.bodies, collision_settings);
+  const auto collide = [&](int k) { p.detector.collide_pair(k, collision_settings); };
+  p.workers.run(pairs, options_.threads, collide);
+  p.collision = &p.detector.gather();
   const CollisionResult& collision = *p.collision;
   stats_.contacts = static_cast<int>(collision.contacts.size());
   stats_.groups = static_cast<int>(collision.groups.size());

@@ -376,7 +376,7 @@ void add_run_commands(CLI::App& app, int* exit_code) {
   run->add_flag("--cold-start", o->cold_start,
                 "Start every solve at Lemke's Step 0, not from the previous step's basis");
   run->add_option("--threads", o->threads,
-                  "Threads a step's islands are stepped on (the result is the same for any)")
+                  "Threads a step's collision pairs and islands run on (the same result for any)")
       ->check(CLI::PositiveNumber);
   run->callback([o, exit_code] { *exit_code = run_scene(*o); });
 

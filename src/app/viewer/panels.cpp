@@ -109,7 +109,7 @@ void ViewerApp::draw_simulation_section() {
   // Logarithmic: the small d users try most get most of the slider; Ctrl+click types any.
   ImGui::SliderInt("d", &s.friction_directions, kMinFrictionDirections, kMaxFrictionDirections,
                    "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  // The threads a step's islands are solved on: the same result for any number.
+  // The threads a step's pairs and islands run on: the same result for any number.
   ImGui::SliderInt("threads", &world_->options().threads, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
   int method = static_cast<int>(s.solver);
   if (ImGui::Combo("solver", &method, "standard\0structural\0reduced\0")) {

@@ -5,7 +5,7 @@
 //   set method M | set nonconvex M
 //   set force_scale N_PER_M (newtons per metre of force arrow)
 //   set step_budget S (seconds of solving before a step is abandoned and play paused; 0: none)
-//   set threads N (threads a step's islands are solved on, >= 1; the same result for any)
+//   set threads N (threads a step's pairs and islands run on, >= 1; the same result for any)
 //   play | pause | step N | wait FRAMES | record start FILE | record stop
 //   screenshot FILE | overlay NAME on|off | quit  (overlays: contacts normals forces cones
 //   groups frames islands)
