@@ -162,6 +162,50 @@ TEST(StepThreads, ACancelledStepLeavesTheStartStateOnTwoThreads) {
   EXPECT_TRUE(world.impulses().empty());
 }
 
+// Failed solves (a pivot budget of one, every solve cold) come out in island order on any
+// number of threads: the same list with FailurePolicy::Continue, and under Stop the same
+// island's failure is thrown, the first in island order, as when islands ran in turn.
+TEST(StepThreads, FailedSolvesComeInIslandOrderOnAnyNumberOfThreads) {
+  const auto options = [](int threads, FailurePolicy policy) {
+    WorldOptions o;
+    o.threads = threads;
+    o.on_failure = policy;
+    o.warm_start = false;
+    o.lemke.max_pivots = 1;
+    return o;
+  };
+  World one(tossed_columns(), options(1, FailurePolicy::Continue));
+  World two(tossed_columns(), options(2, FailurePolicy::Continue));
+  int failures = 0;
+  for (int k = 0; k < 30; ++k) {
+    const StepStats s = one.step();
+    ASSERT_EQ(two.step().failures, s.failures) << "step " << k;
+    failures += s.failures;
+    ASSERT_EQ(one.failed_solves().size(), two.failed_solves().size());
+    for (size_t f = 0; f < one.failed_solves().size(); ++f) {
+      EXPECT_EQ(one.failed_solves()[f].island, two.failed_solves()[f].island);
+      EXPECT_EQ(one.failed_solves()[f].status, two.failed_solves()[f].status);
+    }
+  }
+  EXPECT_GT(failures, 10);
+
+  const auto thrown_island = [&](int threads) {
+    World world(tossed_columns(), options(threads, FailurePolicy::Stop));
+    for (int k = 0; k < 30; ++k) {
+      try {
+        world.step();
+      } catch (const SolverFailure& e) {
+        return std::to_string(k) + ":" + std::to_string(e.failed().island);
+      }
+    }
+    return std::string("none");
+  };
+  const std::string first = thrown_island(1);
+  EXPECT_NE(first, "none");
+  EXPECT_EQ(thrown_island(2), first);
+  EXPECT_EQ(thrown_island(3), first);
+}
+
 TEST(StepThreads, FewerThanOneThreadIsAnError) {
   WorldOptions options;
   options.threads = 0;
