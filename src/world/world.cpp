@@ -234,6 +234,9 @@ void World::step_islands() {
   if (p.per_island.size() < static_cast<size_t>(count)) p.per_island.resize(count);
   const auto run = [this](int k) {
     Pipeline::IslandStorage& kept = pipeline_->per_island[k];
+    // Cleared for every island each step: a step that an earlier island cancelled never
+    // reaches a later island's error, which must not outlive the step.
+    kept.error = nullptr;
     try {
       kept.cancelled = !step_island(k);
     } catch (...) {
@@ -251,11 +254,7 @@ bool World::merge_islands() {
   Pipeline& p = *pipeline_;
   for (size_t k = 0; k < p.island_list->size(); ++k) {
     Pipeline::IslandStorage& kept = p.per_island[k];
-    if (kept.error) {
-      const std::exception_ptr error = kept.error;
-      kept.error = nullptr;
-      std::rethrow_exception(error);
-    }
+    if (kept.error) std::rethrow_exception(kept.error);
     const StepStats& s = kept.stats;
     stats_.islands += s.islands;
     stats_.pivots += s.pivots;
