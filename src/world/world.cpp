@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 
 #include "collision/collide.hpp"
@@ -55,9 +56,8 @@ struct World::Pipeline {
     // For merge_islands:
     StepStats stats;  // the island's counts and stage times
     std::vector<ContactImpulse> impulses, side_impulses;
-    std::vector<FailedSolve> failed;  // at most one
-    bool record_basis = false;        // basis is its answer's, for the next step's warm starts
-    LcpBasis basis;
+    std::optional<FailedSolve> failed;
+    LcpBasis basis;  // its answer's, for the next step's warm starts; empty: none to record
     bool cancelled = false;
     std::exception_ptr error;  // SolverFailure (FailurePolicy::Stop), or a bad problem
   };
@@ -274,8 +274,10 @@ bool World::merge_islands() {
     impulses_.insert(impulses_.end(), kept.impulses.begin(), kept.impulses.end());
     side_impulses_.insert(side_impulses_.end(), kept.side_impulses.begin(),
                           kept.side_impulses.end());
-    for (FailedSolve& failed : kept.failed) failed_solves_.push_back(std::move(failed));
-    if (kept.record_basis) p.bases.record(kept.input.stepper.contacts, kept.problem.d, kept.basis);
+    if (kept.failed) failed_solves_.push_back(std::move(*kept.failed));
+    if (!kept.basis.z_basic.empty()) {
+      p.bases.record(kept.input.stepper.contacts, kept.problem.d, kept.basis);
+    }
   }
   return true;
 }
@@ -293,8 +295,8 @@ bool World::step_island(int island_index) {
   stats = StepStats{};
   kept.impulses.clear();
   kept.side_impulses.clear();
-  kept.failed.clear();
-  kept.record_basis = false;
+  kept.failed.reset();
+  kept.basis.z_basic.clear();
 
   // (island, contacts, groups, materials) => stepper input: sides as planes, mu, gaps
   auto t0 = Clock::now();
@@ -350,14 +352,13 @@ bool World::step_island(int island_index) {
     if (solved) {
       z = result.z;
       // Kept apart: the recovery push's solve below writes the island's result.
-      kept.record_basis = warm && !result.basis.z_basic.empty();
-      if (kept.record_basis) kept.basis.z_basic = result.basis.z_basic;
+      if (warm) kept.basis.z_basic = result.basis.z_basic;
     } else {
       FailedSolve failed{state_.step, state_.time_s, island_index, result.status,
                          ContactProblemFile{problem, std::nullopt, std::nullopt}};
       if (!in.groups.groups.empty()) failed.problem.groups = in.groups;
       if (options_.on_failure == FailurePolicy::Stop) throw SolverFailure(std::move(failed));
-      kept.failed.push_back(std::move(failed));
+      kept.failed = std::move(failed);
       ++stats.failures;
     }
   }

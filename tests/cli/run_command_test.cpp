@@ -157,6 +157,27 @@ TEST(RunCommand, OverridesReachTheStepper) {
   EXPECT_EQ(j["method"], "standard");
 }
 
+// drop_and_tumble's bodies fall apart and onto one another (several islands a step): its
+// recording, contacts included, is the same file on one thread and on two. Fewer than one
+// is refused with the option's range.
+TEST(RunCommand, ThreadsGiveTheSameRecording) {
+  const std::string scene = std::string(PIVOT_SOURCE_DIR) + "/scenes/drop_and_tumble.json";
+  std::vector<std::string> paths;
+  for (const char* threads : {"1", "2"}) {
+    paths.push_back(fresh_path(std::string("run_threads_") + threads + ".csv"));
+    const test::ProgramRun run = run_pivot("run " + scene + " --duration 1 --contacts --record " +
+                                           paths.back() + " --threads " + threads);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+  }
+  EXPECT_EQ(read_recording(paths[0]).frames.size(), 101u);
+  EXPECT_EQ(read_file(paths[0]), read_file(paths[1]));
+  EXPECT_EQ(read_file(paths[0] + ".contacts.csv"), read_file(paths[1] + ".contacts.csv"));
+  const test::ProgramRun zero = run_pivot("run " + scene + " --threads 0");
+  EXPECT_NE(zero.exit_code, 0);
+  EXPECT_NE(zero.output.find("--threads: Value 0 not in range 1 to 256"), std::string::npos)
+      << zero.output;
+}
+
 TEST(RunCommand, RecordsAndReplaysTheSameFrames) {
   const std::string path = fresh_path("run_record.csv");
   ASSERT_EQ(run_pivot("run " + kStack + " --duration 0.3 --record " + path + " --record-every 3")

@@ -377,7 +377,7 @@ void add_run_commands(CLI::App& app, int* exit_code) {
                 "Start every solve at Lemke's Step 0, not from the previous step's basis");
   run->add_option("--threads", o->threads,
                   "Threads a step's collision pairs and islands run on (the same result for any)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 256));  // PositiveNumber's message named 0 as in its range
   run->callback([o, exit_code] { *exit_code = run_scene(*o); });
 
   auto replay_path = std::make_shared<std::string>();
