@@ -27,7 +27,6 @@ FactoredLemke::FactoredLemke(const MatX& M, const VecX& q, const VecX& cover,
       max_pivots_(pivot_limit(options, n_)),
       stop_(options),
       state_(n_, Pair::WBasic),
-      abs_M_(M.cwiseAbs()),
       x_(n_ + 1),
       xmag_(n_ + 1),
       d_(n_ + 1),
@@ -36,6 +35,16 @@ FactoredLemke::FactoredLemke(const MatX& M, const VecX& q, const VecX& cover,
       emag_(n_ + 1),
       acc_(n_),
       accmag_(n_) {
+  col_start_.reserve(n_ + 1);
+  col_start_.push_back(0);
+  for (int j = 0; j < n_; ++j) {
+    for (int i = 0; i < n_; ++i) {
+      if (M(i, j) == 0.0) continue;
+      col_row_.push_back(i);
+      col_value_.push_back(M(i, j));
+    }
+    col_start_.push_back(static_cast<int>(col_row_.size()));
+  }
   lu_.reset(n_ + 1);
   rows_.reserve(n_ + 1);
   cols_.reserve(n_ + 1);
@@ -133,8 +142,10 @@ void FactoredLemke::solve(const Rhs& in, VecX* y, VecX* mag) {
     (*y)(j) = value;
     (*mag)(j) = bound;
     if (j < n_) {
-      acc_.noalias() += value * M_.col(j);
-      accmag_.noalias() += bound * abs_M_.col(j);
+      for (int e = col_start_[j]; e < col_start_[j + 1]; ++e) {
+        acc_(col_row_[e]) += value * col_value_[e];
+        accmag_(col_row_[e]) += bound * std::abs(col_value_[e]);
+      }
     } else {
       acc_.noalias() += value * c_;
       accmag_.noalias() += bound * c_.cwiseAbs();

@@ -4,8 +4,10 @@
 // in the rows whose w is not basic), kept across pivots by BorderedLu, and decides every blocking
 // row, degenerate value and tie on its own round-off bound from that solve, as Lloyd's fast
 // methods do (lemke_fast.cpp). No value is set to zero and kept there: a degenerate row is
-// one whose fresh value is within its bound. A pivot costs O(k^2 + n k) plus the
-// border's update, against O(n^2) for the updated inverse.
+// one whose fresh value is within its bound. A pivot costs O(k^2) for the basis block's
+// solves plus the border's update, and the basic w take the nonzero entries of the k basic
+// columns of M (O(n k) for a dense M, far less on a pile), against O(n^2) for the updated
+// inverse.
 #pragma once
 
 #include <cstdint>
@@ -68,7 +70,11 @@ class FactoredLemke {
   const int max_pivots_;
   StopRequest stop_;
   std::vector<Pair> state_;  // per pair j: which member is basic
-  const MatX abs_M_;         // |M|, for the bounds of the basic w
+  // M's nonzero entries by column: a contact's column couples only the contacts that share
+  // one of its bodies, so on a pile most of M is zero, and the basic w's solve sums only
+  // the entries that are there. Column j's are entries [col_start_[j], col_start_[j + 1]).
+  std::vector<int> col_start_, col_row_;
+  std::vector<double> col_value_;
   bool z0_basic_ = false;
   BorderedLu lu_;
   double noise_ = 0.0;            // relative zero of the current basis's solves, >= tol_
