@@ -15,6 +15,11 @@ constexpr double kAcceptanceTolerance = 1e-9;
 // answer keeps a margin for the rounding of the final solve.
 constexpr double kLeavingSlack = 0.1 * kAcceptanceTolerance;
 
+// A path that cycles at a tiny z0 may end on one of its cycle's bases with z0 dropped
+// (both Lemke solvers): when z0 c_max and that basis's answer are within this share of the
+// rule's tolerance, so that the answer keeps a margin; it replaces a failure.
+constexpr double kCycleShare = 0.25;
+
 // Applies the rule to z and w = M z + q computed by the caller: with s = max(1, q_scale),
 // every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
 // q_scale is |q|_inf. A non-finite entry is never accepted. residual is left at 0: w is

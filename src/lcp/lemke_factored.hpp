@@ -60,6 +60,9 @@ class FactoredLemke {
   LcpStatus follow(int entering);
   // z0 and every basic value's shortfall within slack: the basis with z0 dropped is an answer.
   bool z0_vanished(double slack) const;
+  // A basis of a cycle: z0 c_max and the basis's answer with z0 dropped within kCycleShare
+  // of the acceptance rule's tolerance.
+  bool cycle_answer() const;
 
   const MatX& M_;
   const VecX& q_;

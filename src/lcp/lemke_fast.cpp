@@ -1309,8 +1309,6 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
   // 130 pivots, then turned again at the other end: a period of 262 pivots, repeated to the
   // pivot limit (186,650 pivots, 14 s).
   CycleWatch cycle;
-  // A cycle's answer: z0 c_max and the answer within this share of the rule's tolerance.
-  constexpr double kCycleShare = 0.25;
   bool cycled = false;           // the watch saw a cycle: one more round of it, then a failure
   bool z0_refused = false;       // this basis's answer with z0 left was refused: z0 stays
   bool refused_on_path = false;  // some basis's was: a ray at the end is another failure

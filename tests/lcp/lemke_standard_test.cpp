@@ -514,6 +514,23 @@ TEST(FactoredRun, SolvesTheStacksNearSingularBasesByAPath) {
   }
 }
 
+// Two islands of the 40-body bin pile (n = 1,044 and 1,008; tests/lcp/soak) that no run of
+// the standard method solved: on the first, every factorised run cycled at z0 of 1.2e-10
+// to 1.8e-10, above the leaving slack, and one more round of the cycle finds a basis whose
+// answer with z0 dropped passes at -1.6e-10 (FactoredLemke::cycle_answer); on the second
+// the first run ended with z0 basic on a basis whose least-squares answer the rule refused
+// and whose square system (ray_z) gives one it takes.
+TEST(FactoredRun, AnswersThePilesCycleAndZ0End) {
+  for (const char* file :
+       {"bin_pile_40_step130_cycle.contact", "bin_pile_40_structural_cycles.contact"}) {
+    const ContactProblem p = test::shipped_contact_problem(std::string("lcp/soak/") + file);
+    const DenseLcp lcp = assemble_contact_lcp(p);
+    const LcpResult r = factored_run(lcp.M, lcp.q);
+    ASSERT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
+    EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
+  }
+}
+
 TEST(LemkeRatioTest, PrefersSmallestRatioAndReportsTies) {
   std::vector<int> ties;
   double theta = 0.0;
