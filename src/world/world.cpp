@@ -380,7 +380,12 @@ bool World::step_island(int island_index) {
   const ContactProblem pseudo = recovery_problem(problem, v, in.stepper.recovery_depth_m, h,
                                                  scene_.settings.penetration_recovery_speed_mps);
   const VecX v_solved = v;  // the island's solver forms the push's velocity next
-  const LcpResult& push = solve(pseudo, LcpBasis{}, island_index);
+  // The push starts from the step's answer basis (empty without warm starts). Its LCP is the
+  // step's with mu = 0 and a deeper b, so the contacts that push are mostly those that
+  // carried force, and a grouped island's max search starts from the sides that carried it
+  // instead of one side of every group: on the 40-box pile's step 130 (565 contacts, 1,820
+  // groups) the cold push solved 2,385 planes (n = 14,310) in 1,628 pivots, half the step.
+  const LcpResult& push = solve(pseudo, kept.basis, island_index);
   if (push.status == LcpStatus::Cancelled) return false;
   if (push.status == LcpStatus::Solved) {
     const VecX u = kept.solver.velocity(pseudo, push.z, kept.solved.columns) - v_solved;

@@ -7,7 +7,9 @@
 #include <string>
 #include <utility>
 
+#include "dynamics/penetration_recovery.hpp"
 #include "pivot/world.hpp"
+#include "support/scene_builder.hpp"
 #include "support/shipped_scene.hpp"
 
 namespace pivot {
@@ -157,6 +159,52 @@ TEST(WorldWarmStart, AMovingIslandsPathStartingAtItsBasisIsCounted) {
     EXPECT_EQ(cold_world.step().warm_paths, 0) << "step " << k;
   }
   EXPECT_GT(warm_paths, 0);
+}
+
+// The recovery push (a penetration deeper than the slop) starts from the step's answer
+// basis: its LCP is the step's with mu = 0 and a deeper b, pushed by the contacts that carry
+// the weight. Two boxes started 4 mm into the ground and into each other, pushed out at
+// 0.05 m/s (0.5 mm a step): once the step's own solve is warm, each push is answered by its
+// basis without a pivot (a cold push takes Lemke's path every step). The physics is the cold
+// run's: the push's velocities are unique (frictionless), so both runs agree to round-off
+// (the bounds of WarmStartScene), and both end out of the ground and of each other.
+TEST(WorldWarmStart, RecoveryPushStartsFromTheStepsBasis) {
+  const Vec3 size(0.2, 0.2, 0.2);
+  const double depth_m = 0.004;
+  const Scene scene = test::SceneBuilder()
+                          .ground(0.5)
+                          .box("low", size, 2.0, 0.5, Vec3(0, 0, 0.1 - depth_m))
+                          .box("high", size, 2.0, 0.5, Vec3(0, 0, 0.3 - 2 * depth_m))
+                          .recovery_speed(0.05)
+                          .scene();
+  World warm(scene), cold_world(scene, cold());
+  int pushes = 0, warm_pushes = 0;
+  long warm_pivots = 0, cold_pivots = 0;
+  for (int k = 0; k < 30; ++k) {
+    const StepStats& w = warm.step();
+    const StepStats& s = cold_world.step();
+    ASSERT_EQ(w.failures + w.fallbacks + s.failures + s.fallbacks, 0) << "step " << k;
+    EXPECT_EQ(w.recoveries, s.recoveries) << "step " << k;
+    if (w.recoveries > 0 && w.warm_starts == w.islands) {
+      ++warm_pushes;
+      EXPECT_EQ(w.pivots, 0) << "step " << k;
+    }
+    pushes += w.recoveries;
+    warm_pivots += w.pivots;
+    cold_pivots += s.pivots;
+    for (size_t b = 0; b < scene.bodies.size(); ++b) {
+      const BodyState& x = warm.state().bodies[b];
+      const BodyState& y = cold_world.state().bodies[b];
+      EXPECT_LT((x.pose.position - y.pose.position).norm(), 1e-9) << "step " << k;
+      EXPECT_LT((x.twist.linear - y.twist.linear).norm(), 1e-8) << "step " << k;
+    }
+  }
+  // 4 mm at 0.5 mm a step: eight pushes, the last ones smaller.
+  EXPECT_GE(pushes, 7);
+  EXPECT_GE(warm_pushes, pushes - 1);
+  EXPECT_LT(warm_pivots, cold_pivots);
+  EXPECT_LT(warm.step().max_penetration_m, kRecoverySlop_m);
+  EXPECT_LT(cold_world.step().max_penetration_m, kRecoverySlop_m);
 }
 
 TEST(WorldWarmStart, ResetAndSetStateForgetTheBasis) {
