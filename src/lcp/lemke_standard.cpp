@@ -708,6 +708,10 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
   std::vector<int> alpha;
   alpha.reserve(n);
   VecX z_flipped, w_flipped;
+  // As the fast methods' flips (lemke_fast.cpp, flip_to_answer): a flip that makes M_aa
+  // singular is undone, and its pair is neither flipped again nor held to the slack.
+  std::vector<int> singular_flips;
+  int flipped = -1;  // the pair the last flip changed
   for (int flips = 0; flips <= max_flips && !stop(); ++flips) {
     alpha.clear();
     for (int j = 0; j < n; ++j) {
@@ -716,13 +720,21 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
     VecX exact = VecX::Zero(n);
     if (!alpha.empty()) {
       VecX z_a;
-      if (!solve_refined(M, q, alpha, alpha, &z_a)) return -1;
+      if (!solve_refined(M, q, alpha, alpha, &z_a)) {
+        if (flipped < 0) return -1;  // the basis as given
+        (*basic)[flipped] = !(*basic)[flipped];
+        singular_flips.push_back(flipped);
+        flipped = -1;
+        continue;
+      }
       exact(alpha) = z_a;
     }
     const VecX w_exact = M * exact + q;
-    int worst = 0;
+    int worst = -1;  // the most negative pair not flipped into a singular basis before
     double lowest = std::numeric_limits<double>::infinity();
     for (int j = 0; j < n; ++j) {
+      if (std::find(singular_flips.begin(), singular_flips.end(), j) != singular_flips.end())
+        continue;
       const double v = (*basic)[j] ? exact(j) : w_exact(j);
       if (v < lowest) {
         lowest = v;
@@ -742,7 +754,9 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
       }
       return flips;
     }
+    if (worst < 0) return -1;
     (*basic)[worst] = !(*basic)[worst];
+    flipped = worst;
   }
   return -1;
 }

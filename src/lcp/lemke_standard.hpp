@@ -119,9 +119,12 @@ constexpr int kDenseRepairMaxSize = 512;
 // is solved directly each time, M_aa z_a = -q_a with iterative refinement, O(|a|^3), and
 // a stop request is heard between flips. Returns the flips made, with *basic the basis
 // and *z, *w its answer (z clamped at zero, w = M z + q), or -1 after max_flips flips or
-// at a singular M_aa, with *z, *w the answer of the basis as given when it could be solved
-// (else left as they were). The standard method's repair of a refused path end (slack
-// infinite: the rule alone judges) and its warm start.
+// at a singular M_aa of the basis as given, with *z, *w the answer of the basis as given
+// when it could be solved (else left as they were). A flip that makes M_aa singular is
+// undone, and its pair is neither flipped again nor held to the slack, only to the rule
+// (its column depends on the basic ones, so its value follows from theirs). The standard
+// method's repair of a refused path end (slack infinite: the rule alone judges) and its
+// warm start.
 int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
                    const LemkeOptions& options, std::vector<char>* basic, VecX* z, VecX* w);
 
