@@ -295,6 +295,21 @@ LcpStatus FactoredLemke::run() {
   return follow(n_ + r0);
 }
 
+LcpStatus FactoredLemke::run_from(const std::vector<char>& z_basic) {
+  for (int j = 0; j < n_; ++j) {
+    if (!z_basic[j]) continue;
+    state_[j] = Pair::ZBasic;
+    basis_keys_ ^= signature_key(j) ^ signature_key(n_ + j);
+  }
+  if (!factor()) return LcpStatus::NumericalFailure;
+  solve(Rhs{Rhs::Q, -1}, &x_, &xmag_);
+  const int r0 = initial_leaving_row(x_.head(n_), tol_, &ties_);
+  if (x_(r0) >= 0.0) return LcpStatus::Solved;
+  const int leaving = state_[r0] == Pair::WBasic ? r0 : n_ + r0;
+  pivot(r0, 2 * n_);
+  return follow(leaving < n_ ? leaving + n_ : leaving - n_);
+}
+
 LcpStatus FactoredLemke::follow(int entering) {
   CycleWatch cycle;
   // The watch saw a cycle: one more round of it, for a basis whose answer with z0 dropped

@@ -27,6 +27,11 @@ class FactoredLemke {
   // Pivots from Step 0 until z0 leaves or vanishes (Solved), a ray, the pivot limit, a
   // cycle or a singular basis (NumericalFailure), or a stop request.
   LcpStatus run();
+  // Lemke's path from the complementary basis whose basic z are z_basic, with the covering
+  // vector c = B e of that basis (formed by warm_path, lemke_standard.cpp): the basic values
+  // B^-1 q + z0 e all rise with z0 at unit rate, so z0 enters at the most negative one,
+  // which leaves, and its complement drives. Solved at once when the basis is feasible.
+  LcpStatus run_from(const std::vector<char>& z_basic);
 
   int pivots() const { return pivots_; }
   // Which z are basic.

@@ -6,6 +6,8 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <stdexcept>
@@ -830,8 +832,7 @@ LcpResult path_result(const Path& lemke, LcpStatus status, const MatX& M, const 
 }
 
 // One run of the method with the given reading and covering vector, from Step 0 or, given
-// `warm` (an Updated reading's), from that complementary basis (whose covering vector
-// `cover` must then be);
+// `warm`, from that complementary basis (whose covering vector `cover` must then be);
 // solve_time_us is left to the caller. A run that ends on a complementary basis the
 // acceptance rule refuses writes its basic z to *refused_end when that is still empty.
 LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options,
@@ -839,7 +840,8 @@ LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const Lemk
                      const std::vector<char>* warm = nullptr) {
   if (reading.inverse == Inverse::Factored) {
     FactoredLemke lemke(M, q, cover, options);
-    return path_result(lemke, lemke.run(), M, q, cover, refused_end);
+    const LcpStatus status = warm ? lemke.run_from(*warm) : lemke.run();
+    return path_result(lemke, status, M, q, cover, refused_end);
   }
   StandardLemke lemke(M, q, cover, options, reading);
   const LcpStatus status = warm ? lemke.run_from(*warm) : lemke.run();
@@ -848,6 +850,14 @@ LcpResult solve_with(const MatX& M, const VecX& q, const VecX& cover, const Lemk
 
 }  // namespace
 
+VecX warm_cover(const MatX& M, const std::vector<char>& z_basic) {
+  // B's columns are e_k for the basic w and -M_k for the basic z.
+  const int n = static_cast<int>(z_basic.size());
+  VecX basic_ones = VecX::Zero(n);
+  for (int j = 0; j < n; ++j) basic_ones(j) = z_basic[j] ? 1.0 : 0.0;
+  return VecX::Ones(n) - basic_ones - M * basic_ones;
+}
+
 LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
                     const LemkeOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -855,15 +865,14 @@ LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
   const int n = static_cast<int>(q.size());
   LcpResult result;
   if (static_cast<int>(warm.z_basic.size()) != n || n == 0 || q.minCoeff() >= 0.0) return result;
-  // c = B e = e_W - M 1_Z: B's columns are e_k for the basic w and -M_k for the basic z.
-  VecX basic_ones = VecX::Zero(n);
-  for (int j = 0; j < n; ++j) basic_ones(j) = warm.z_basic[j] ? 1.0 : 0.0;
-  const VecX cover = VecX::Ones(n) - basic_ones - M * basic_ones;
+  const VecX cover = warm_cover(M, warm.z_basic);
   LemkeOptions limited = options;
   limited.max_pivots = std::min(pivot_limit(options, n), kWarmPathPivots * n);
   std::vector<char> refused_end;
-  result = solve_with(M, q, cover, limited, {TieRule::Window, RowScale::Own, Inverse::Updated},
-                      &refused_end, &warm.z_basic);
+  const Reading reading = n >= kFactoredFirstSize
+                              ? kFactored
+                              : Reading{TieRule::Window, RowScale::Own, Inverse::Updated};
+  result = solve_with(M, q, cover, limited, reading, &refused_end, &warm.z_basic);
   result.warm_path = result.status == LcpStatus::Solved;
   result.solve_time_us = microseconds_since(start);
   return result;
@@ -904,7 +913,8 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     // remain by then are the stacks' near-singular bases, where the updated inverse misleads
     // the ratio test. Of the 42 saved problems of tests/lcp/soak and tests/lcp/standard, a
     // Factored run from ones alone solves 33 and the whole chain 39 (scratch driver over
-    // solve_lemke at 2026-11-29). Factored only last: on the stacks its paths are shorter,
+    // solve_lemke at 2026-11-29). Factored last below kFactoredFirstSize (first from
+    // there): on the stacks its paths are shorter,
     // but its answers at rest are other bases of the same degenerate LCP, which a trajectory
     // then follows: as the first run it left block_stack_rotated_5's 60 s with 28 of 6,000
     // steps warm instead of 5,967 (10.1 s instead of 0.78 s), and the ten-block tower with
@@ -932,17 +942,26 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
                                      {kFactored, 2},
                                      {kFactored, 3}};
     static_assert(kCoverRestarts == 3, "kAttempts lists the spread covers");
+    // From kFactoredFirstSize on, the factorised run from ones and the updated one trade
+    // places.
+    constexpr int kFactoredFromOnes = 6;
+    static_assert(kAttempts[kFactoredFromOnes].reading.inverse == Inverse::Factored &&
+                      kAttempts[kFactoredFromOnes].cover == 0,
+                  "kFactoredFromOnes is the factorised run from ones");
+    std::array<Attempt, std::size(kAttempts)> attempts;
+    std::copy(std::begin(kAttempts), std::end(kAttempts), attempts.begin());
+    if (n >= kFactoredFirstSize) std::swap(attempts[0], attempts[kFactoredFromOnes]);
     const VecX ones = VecX::Ones(n);
     std::vector<char> refused_end;
-    result = solve_with(M, q, ones, options, kAttempts[0].reading, &refused_end);
+    result = solve_with(M, q, ones, options, attempts[0].reading, &refused_end);
     int pivots = result.pivots;
     const int limit = pivot_limit(options, n);
     LemkeOptions left = options;
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
-    for (int k = 1; k < static_cast<int>(std::size(kAttempts)) && retry_wanted(); ++k) {
-      const Attempt& a = kAttempts[k];
+    for (int k = 1; k < static_cast<int>(attempts.size()) && retry_wanted(); ++k) {
+      const Attempt& a = attempts[k];
       // Only a numerical failure is the path's, not the problem's (and a ray, where rays are
       // the round-off's): another cover is also a shorter path through Murty's 2^n problem,
       // which must still end at the pivot limit.

@@ -113,6 +113,19 @@ constexpr int kEndFlips = 64;
 // tower's steps, duplicated seed 79).
 constexpr int kDenseRepairMaxSize = 512;
 
+// From this LCP size on, the standard method's factorised run leads (FactoredLemke,
+// lemke_factored.hpp): its first run and its warm path are on a factorisation. There the
+// updated inverse costs O(n^2) a pivot against the factorisation's O(k^2) plus M's nonzero
+// entries (5 % of M on a pile's island), and over a path of thousands of pivots its
+// round-off ends paths on false rays: at steps 27 and 28 of
+// scenes/bin_pile_40.json with the standard method (n = 1,800 and 1,914) the warm path and
+// the first run each ended on a ray, and the step took 25 s and 53 s. Below it the updated
+// inverse leads, since its answers at rest are the bases the next steps keep: with the
+// factorised run first the ten-block tower at d = 8 (n = 400) kept 729 of 3,000 steps warm
+// instead of 2,999, and at d = 16 (n = 720) 78. The largest shipped stack is that tower at
+// d = 16; the bin's islands past their first steps have n of 1,008 and more.
+constexpr int kFactoredFirstSize = 1000;
+
 // Flips (principal pivots on the pair of the most negative entry: Murty's method with the
 // most negative entry) of the complementary basis *basic, given by its basic z, until its
 // answer has every entry at or above -slack and the acceptance rule takes it: the basis
@@ -150,12 +163,17 @@ constexpr int kWarmPathPivots = 2;
 // The standard method's warm path (the fast methods': lemke_fast.cpp, warm_path), for a
 // warm basis that warm_answer could not make an answer: Lemke's path started at that
 // complementary basis with the covering vector B e, within kWarmPathPivots per variable
-// (and options.max_pivots), one run on the updated inverse with no restart. Its result
+// (and options.max_pivots), one run with no restart, on the updated inverse or, from
+// kFactoredFirstSize on, on a factorisation. Its result
 // as solve_lemke's, warm_path set when Solved (an answer the acceptance rule takes);
 // a failure's pivots are the work done, for the caller's budget. NumericalFailure with
 // no pivot when there is nothing to start from (no basis of this size, or q >= 0).
 LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
                     const LemkeOptions& options);
+
+// The warm path's covering vector c = B e = e_W - M 1_Z for the complementary basis whose
+// basic z are z_basic: B^-1 c = e, so every basic value rises with z0 at unit rate.
+VecX warm_cover(const MatX& M, const std::vector<char>& z_basic);
 
 // One run of the standard method on a factorisation (Inverse::Factored, FactoredLemke of
 // lemke_factored.hpp) from Step 0 with the covering vector of ones, its answer solved and

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "lcp/lemke_factored.hpp"
 #include "pivot/lcp.hpp"
 #include "support/lloyd_problems.hpp"
 #include "support/shipped_problem.hpp"
@@ -74,6 +75,13 @@ MatX random_matrix(int rows, int cols, std::mt19937* rng) {
 }
 
 VecX random_vector(int n, std::mt19937* rng) { return random_matrix(n, 1, rng); }
+
+// A A' + I + S - S': positive definite, so a P-matrix (one answer for every q).
+MatX p_matrix(int n, std::mt19937* rng) {
+  const MatX A = random_matrix(n, n, rng);
+  const MatX S = 2.0 * random_matrix(n, n, rng);
+  return A * A.transpose() + MatX::Identity(n, n) + S - S.transpose();
+}
 
 TEST(LemkeStandard, NonnegativeQGivesZeroWithoutPivots) {
   const MatX M = MatX::Constant(3, 3, -1.0);  // would have no solution for a negative q
@@ -320,9 +328,7 @@ TEST(LemkeStandard, NonsymmetricPositiveDefiniteUpTo200AreSolved) {
   // solution is unique.
   std::mt19937 rng(43);
   for (int n : {2, 9, 30, 100, 200}) {
-    const MatX A = random_matrix(n, n, &rng);
-    const MatX S = 2.0 * random_matrix(n, n, &rng);
-    const MatX M = A * A.transpose() + MatX::Identity(n, n) + S - S.transpose();
+    const MatX M = p_matrix(n, &rng);
     const VecX q = random_vector(n, &rng);
     expect_accepted(M, q, solve_lemke(M, q));
   }
@@ -392,9 +398,7 @@ TEST(LemkeStandard, RejectsMismatchedOrNonFiniteInput) {
 TEST(StandardWarmPath, EndsOnStepZerosAnswerOfAPMatrixFromANeighboursBasis) {
   std::mt19937 rng(44);
   for (int n : {5, 30, 120}) {
-    const MatX A = random_matrix(n, n, &rng);
-    const MatX S = 2.0 * random_matrix(n, n, &rng);
-    const MatX M = A * A.transpose() + MatX::Identity(n, n) + S - S.transpose();
+    const MatX M = p_matrix(n, &rng);
     const VecX q0 = random_vector(n, &rng);
     const VecX q1 = q0 + 0.3 * random_vector(n, &rng);
     const LcpResult before = solve_lemke(M, q0);
@@ -407,6 +411,20 @@ TEST(StandardWarmPath, EndsOnStepZerosAnswerOfAPMatrixFromANeighboursBasis) {
     EXPECT_LE(warm.pivots, kWarmPathPivots * n);
     EXPECT_LE(warm.pivots, cold.pivots);
     EXPECT_LT((warm.z - cold.z).lpNorm<Eigen::Infinity>(),
+              1e-10 * std::max(1.0, cold.z.lpNorm<Eigen::Infinity>()));
+    // The factorised path from the same basis (FactoredLemke::run_from, the warm path from
+    // kFactoredFirstSize on) ends on the same answer's basis, and from that basis takes no
+    // pivot.
+    const VecX neighbour_cover = warm_cover(M, before.basis.z_basic);  // kept by reference
+    FactoredLemke from_neighbour(M, q1, neighbour_cover, {});
+    ASSERT_EQ(from_neighbour.run_from(before.basis.z_basic), LcpStatus::Solved);
+    EXPECT_LE(from_neighbour.pivots(), kWarmPathPivots * n);
+    EXPECT_EQ(from_neighbour.basic_z(), cold.basis.z_basic);
+    const VecX answer_cover = warm_cover(M, cold.basis.z_basic);
+    FactoredLemke from_answer(M, q1, answer_cover, {});
+    ASSERT_EQ(from_answer.run_from(cold.basis.z_basic), LcpStatus::Solved);
+    EXPECT_EQ(from_answer.pivots(), 0);
+    EXPECT_LT((from_answer.current_z() - cold.z).lpNorm<Eigen::Infinity>(),
               1e-10 * std::max(1.0, cold.z.lpNorm<Eigen::Infinity>()));
   }
 }
@@ -529,6 +547,42 @@ TEST(FactoredRun, AnswersThePilesCycleAndZ0End) {
     ASSERT_EQ(r.status, LcpStatus::Solved) << file << ": " << to_string(r.status);
     EXPECT_TRUE(check_contact_solution(p, r.z).accepted) << file;
   }
+}
+
+// From kFactoredFirstSize on the standard method leads with its factorised run: on an
+// island of the 40-body bin pile (n = 1,050) its answer is the first factorised run's, and
+// its warm path is FactoredLemke's path from the basis. The warm basis is the answer's with
+// its four largest impulses made nonbasic, so that the path has work to do.
+TEST(FactoredRun, LeadsTheStandardMethodOnAPilesIsland) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/bin_pile_40_island_ties.contact");
+  const DenseLcp lcp = assemble_contact_lcp(p);
+  const int n = static_cast<int>(lcp.q.size());
+  ASSERT_GE(n, kFactoredFirstSize);
+  const LcpResult method = solve_lemke(lcp.M, lcp.q);
+  const LcpResult first = factored_run(lcp.M, lcp.q);
+  ASSERT_EQ(first.status, LcpStatus::Solved) << to_string(first.status);
+  ASSERT_EQ(method.status, LcpStatus::Solved) << to_string(method.status);
+  EXPECT_EQ(method.pivots, first.pivots);
+  EXPECT_EQ(method.basis.z_basic, first.basis.z_basic);
+  EXPECT_TRUE(check_contact_solution(p, method.z).accepted);
+
+  LcpBasis warm = first.basis;
+  std::vector<int> order(n);
+  for (int j = 0; j < n; ++j) order[j] = j;
+  std::partial_sort(order.begin(), order.begin() + 4, order.end(),
+                    [&](int a, int b) { return first.z(a) > first.z(b); });
+  for (int k = 0; k < 4; ++k) warm.z_basic[order[k]] = 0;
+  const LcpResult path = warm_path(lcp.M, lcp.q, warm, {});
+  ASSERT_EQ(path.status, LcpStatus::Solved) << to_string(path.status);
+  EXPECT_TRUE(path.warm_path);
+  EXPECT_TRUE(check_contact_solution(p, path.z).accepted);
+  const VecX cover = warm_cover(lcp.M, warm.z_basic);  // FactoredLemke keeps a reference
+  FactoredLemke factored(lcp.M, lcp.q, cover, {});
+  ASSERT_EQ(factored.run_from(warm.z_basic), LcpStatus::Solved);
+  EXPECT_GT(factored.pivots(), 0);
+  EXPECT_EQ(path.pivots, factored.pivots());
+  EXPECT_EQ(path.basis.z_basic, factored.basic_z());
 }
 
 TEST(LemkeRatioTest, PrefersSmallestRatioAndReportsTies) {
