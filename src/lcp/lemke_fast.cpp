@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "basis_flips.hpp"
 #include "bordered_lu.hpp"
 #include "friction_at_rest.hpp"
 #include "lcp_check.hpp"
@@ -350,7 +351,7 @@ class FastLemke {
   std::vector<char> cycle_end_basic_;
   double cycle_end_min_ = -std::numeric_limits<double>::infinity();
   std::vector<char> cold_active_;  // active_ before a warm start, restored when it fails
-  std::vector<int> singular_flips_;  // pairs whose flip made the basis singular (flip_to_answer)
+  BasisFlips flips_;               // flip_to_answer's flips of warm_basic_
   VecX unit_rates_;                // the warm path's Step 0: B^-1 c, all ones (warm_cover)
   VecX basic_ones_, basic_rows_;   // warm_cover(): 1_Z (one for each basic z) and M 1_Z
   LcpResult engaged_;              // engage_friction(): the answer before its last flip
@@ -1047,8 +1048,7 @@ double FastLemke::answer_slack() const { return kLeavingSlack * std::max(1.0, qi
 // 3,800 to 8,200 pivots a step.
 int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result, bool* first_at_rest) {
   cold_active_ = active_;
-  singular_flips_.clear();
-  int flipped = -1;  // the pair the last flip changed
+  flips_.clear();
   for (int repair = 0; repair <= max_flips && !stop_(); ++repair) {
     for (int k = 0; k < size_; ++k) {
       if (warm_basic_[k]) active_[contact_of(k)] = 1;  // Reduced: its friction rows take part
@@ -1061,26 +1061,17 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result, bo
     const bool ok = build_basis(Factor::Fresh);
     stats_.factor_time_us += microseconds_since(t0);
     if (!ok) {
-      if (flipped < 0) break;  // the basis as given
-      warm_basic_[flipped] = !warm_basic_[flipped];
-      singular_flips_.push_back(flipped);
-      flipped = -1;
+      if (!flips_.undo_singular(&warm_basic_)) break;  // the basis as given
       continue;
     }
     solve(Rhs{Rhs::Q, -1, 1.0});
     finish(result);
     if (repair == 0 && first_at_rest) *first_at_rest = at_rest(result->z, result->w, n_, d_, slack);
     auto entry = [&](int k) { return std::min(result->z[k], result->w[k]); };
-    int worst = -1;  // the most negative pair not flipped into a singular basis before
-    for (int k = 0; k < size_; ++k) {
-      const bool tried =
-          std::find(singular_flips_.begin(), singular_flips_.end(), k) != singular_flips_.end();
-      if (!tried && (worst < 0 || entry(k) < entry(worst))) worst = k;
-    }
+    const int worst = flips_.most_negative(size_, entry);
     if ((worst < 0 || entry(worst) >= -slack) && accepted(*result)) return repair;
     if (worst < 0) break;
-    warm_basic_[worst] = !warm_basic_[worst];
-    flipped = worst;
+    flips_.flip(worst, &warm_basic_);
   }
   active_ = cold_active_;
   return -1;

@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "basis_flips.hpp"
 #include "lcp_check.hpp"
 #include "lemke_factored.hpp"
 #include "stop_request.hpp"
@@ -712,8 +713,7 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
   VecX z_flipped, w_flipped;
   // As the fast methods' flips (lemke_fast.cpp, flip_to_answer): a flip that makes M_aa
   // singular is undone, and its pair is neither flipped again nor held to the slack.
-  std::vector<int> singular_flips;
-  int flipped = -1;  // the pair the last flip changed
+  BasisFlips flipper;
   for (int flips = 0; flips <= max_flips && !stop(); ++flips) {
     alpha.clear();
     for (int j = 0; j < n; ++j) {
@@ -723,26 +723,15 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
     if (!alpha.empty()) {
       VecX z_a;
       if (!solve_refined(M, q, alpha, alpha, &z_a)) {
-        if (flipped < 0) return -1;  // the basis as given
-        (*basic)[flipped] = !(*basic)[flipped];
-        singular_flips.push_back(flipped);
-        flipped = -1;
+        if (!flipper.undo_singular(basic)) return -1;  // the basis as given
         continue;
       }
       exact(alpha) = z_a;
     }
     const VecX w_exact = M * exact + q;
-    int worst = -1;  // the most negative pair not flipped into a singular basis before
-    double lowest = std::numeric_limits<double>::infinity();
-    for (int j = 0; j < n; ++j) {
-      if (std::find(singular_flips.begin(), singular_flips.end(), j) != singular_flips.end())
-        continue;
-      const double v = (*basic)[j] ? exact(j) : w_exact(j);
-      if (v < lowest) {
-        lowest = v;
-        worst = j;
-      }
-    }
+    const auto entry = [&](int j) { return (*basic)[j] ? exact(j) : w_exact(j); };
+    const int worst = flipper.most_negative(n, entry);
+    const double lowest = worst < 0 ? std::numeric_limits<double>::infinity() : entry(worst);
     // The basis as given keeps its answer in *z, *w; a flipped one's goes there if taken.
     VecX& answer_z = flips == 0 ? *z : z_flipped;
     VecX& answer_w = flips == 0 ? *w : w_flipped;
@@ -757,8 +746,7 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
       return flips;
     }
     if (worst < 0) return -1;
-    (*basic)[worst] = !(*basic)[worst];
-    flipped = worst;
+    flipper.flip(worst, basic);
   }
   return -1;
 }
