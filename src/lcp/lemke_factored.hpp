@@ -68,6 +68,10 @@ class FactoredLemke {
   // A basis of a cycle: z0 c_max and the basis's answer with z0 dropped within kCycleShare
   // of the acceptance rule's tolerance.
   bool cycle_answer() const;
+  // z0 leaves as `entering` enters when the answer of the basis that gives, solved afresh as
+  // at a path's end (complementary_z), passes the acceptance rule; else the basis stays as
+  // it was and the path goes on (lemke_fast.cpp: z0's leaving judged by its answer).
+  bool leave_if_answer(int entering);
 
   const MatX& M_;
   const VecX& q_;
@@ -95,6 +99,7 @@ class FactoredLemke {
   std::vector<double> entries_;
   std::uint64_t basis_keys_ = 0;
   int pivots_ = 0;
+  int refused_leavings_ = 0;  // leave_if_answer's refusals so far
 };
 
 }  // namespace pivot

@@ -237,23 +237,6 @@ bool ray_z(const MatX& M, const VecX& q, const VecX& c, const std::vector<int>& 
   return true;
 }
 
-// z of a path's final basis, solved directly from M_Ra z_a = -q_R (a = basic z indices, R =
-// rows whose w is nonbasic) with iterative refinement (solve_refined), so the answer does not
-// carry the error of the path's arithmetic. R = a when z0 has left; when z0 vanished basic
-// (z0_vanished) R also holds the entering variable's row and the consistent system is
-// overdetermined. Returns false when M_Ra has numerically dependent columns.
-bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha,
-                     const std::vector<int>& rows, VecX* z) {
-  *z = VecX::Zero(q.size());
-  if (alpha.empty()) return true;
-  VecX z_a;
-  if (!solve_refined(M, q, rows, alpha, &z_a)) return false;
-  // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
-  // returned z is nonnegative and it is that z the acceptance check judges.
-  (*z)(alpha) = z_a.cwiseMax(0.0);
-  return true;
-}
-
 // Lemke's method on w = M z + c z0 + q in tableau form A x = q with A = [I, -M, -c] and
 // x = (w, z, z0) >= 0. Variable numbering: w_i is i, z_j is n + j, z0 is 2n.
 class StandardLemke {
@@ -844,6 +827,18 @@ VecX warm_cover(const MatX& M, const std::vector<char>& z_basic) {
   VecX basic_ones = VecX::Zero(n);
   for (int j = 0; j < n; ++j) basic_ones(j) = z_basic[j] ? 1.0 : 0.0;
   return VecX::Ones(n) - basic_ones - M * basic_ones;
+}
+
+bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha,
+                     const std::vector<int>& rows, VecX* z) {
+  *z = VecX::Zero(q.size());
+  if (alpha.empty()) return true;
+  VecX z_a;
+  if (!solve_refined(M, q, rows, alpha, &z_a)) return false;
+  // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
+  // returned z is nonnegative and it is that z the acceptance check judges.
+  (*z)(alpha) = z_a.cwiseMax(0.0);
+  return true;
 }
 
 LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,

@@ -175,6 +175,14 @@ LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
 // basic z are z_basic: B^-1 c = e, so every basic value rises with z0 at unit rate.
 VecX warm_cover(const MatX& M, const std::vector<char>& z_basic);
 
+// z of a path's final basis, solved directly from M_Ra z_a = -q_R (a = basic z indices, R =
+// rows whose w is nonbasic) with iterative refinement (solve_refined), so the answer does not
+// carry the error of the path's arithmetic. R = a when z0 has left; when z0 vanished basic
+// (z0_vanished) R also holds the entering variable's row and the consistent system is
+// overdetermined. Returns false when M_Ra has numerically dependent columns.
+bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha,
+                     const std::vector<int>& rows, VecX* z);
+
 // One run of the standard method on a factorisation (Inverse::Factored, FactoredLemke of
 // lemke_factored.hpp) from Step 0 with the covering vector of ones, its answer solved and
 // checked as every run's: the chain's first factorised run on its own, for tests and

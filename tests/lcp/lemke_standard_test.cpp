@@ -549,6 +549,19 @@ TEST(FactoredRun, AnswersThePilesCycleAndZ0End) {
   }
 }
 
+// An island of the 40-body bin pile (n = 1,038; tests/lcp/soak) on which the factorised run
+// let z0 leave at a basis whose answer, solved afresh, is 2.9e-9 below zero: judged by that
+// answer (FactoredLemke::leave_if_answer), z0 stays, and the run ends two pivots later on an
+// answer the rule takes.
+TEST(FactoredRun, JudgesZ0sLeavingByItsAnswer) {
+  const ContactProblem p =
+      test::shipped_contact_problem("lcp/soak/bin_pile_40_standard_step75.contact");
+  const DenseLcp lcp = assemble_contact_lcp(p);
+  const LcpResult r = factored_run(lcp.M, lcp.q);
+  ASSERT_EQ(r.status, LcpStatus::Solved) << to_string(r.status);
+  EXPECT_TRUE(check_contact_solution(p, r.z).accepted);
+}
+
 // From kFactoredFirstSize on the standard method leads with its factorised run: on an
 // island of the 40-body bin pile (n = 1,050) its answer is the first factorised run's, and
 // its warm path is FactoredLemke's path from the basis. The warm basis is the answer's with

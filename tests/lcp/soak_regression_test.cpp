@@ -242,6 +242,10 @@ INSTANTIATE_TEST_SUITE_P(
 // is now the method's last resort (lemke_fast.cpp, keep_cycle_end). The reduced method still
 // fails it (its paths' answers at z0's leaving are refused, down to -2.3e-6, and its cycles
 // give none the rule takes); the World's fallback chain answers it by its structural stage.
+// Step 75's island with `--method standard` at b4f1120 (40 bodies, n = 1,038): every run of
+// the standard method ended on an answer the rule refused, its factorised runs where z0 left
+// at a basis whose answer, solved afresh, is 2.9e-9 below zero; z0's leaving there is now
+// judged by that answer (lemke_factored.cpp, leave_if_answer).
 INSTANTIATE_TEST_SUITE_P(
     PileIsland, SoakRegression,
     ::testing::Values(SoakCase{"bin_pile_40_island_ties.contact", kStructural},
@@ -252,7 +256,10 @@ INSTANTIATE_TEST_SUITE_P(
                       SoakCase{"bin_pile_40_step345.contact", kReduced},
                       SoakCase{"bin_pile_40_step130_cycle.contact", kStructural},
                       SoakCase{"bin_pile_40_step130_cycle.contact", kReduced},
-                      SoakCase{"bin_pile_40_structural_cycles.contact", kStructural}),
+                      SoakCase{"bin_pile_40_structural_cycles.contact", kStructural},
+                      SoakCase{"bin_pile_40_standard_step75.contact", kStandard},
+                      SoakCase{"bin_pile_40_standard_step75.contact", kStructural},
+                      SoakCase{"bin_pile_40_standard_step75.contact", kReduced}),
     case_name);
 
 // Issue 20: `pivot run scenes/block_tower_10.json --method standard --duration 60` handed 48
