@@ -181,6 +181,9 @@ struct Reading {
 // The factorised runs' reading: FactoredLemke takes its decisions on its own bounds, so the
 // tie rule and row scale are the first run's, unread.
 constexpr Reading kFactored{TieRule::Window, RowScale::Own, Inverse::Factored};
+// The first run's reading on the updated inverse, and its warm path's below
+// kFactoredFirstSize.
+constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
 
 // Steps of iterative refinement in solve_refined, each with its residual in long double.
 // With the residual in double, one step leaves z_a off by about eps cond(M_ra) |z_a|: on
@@ -852,10 +855,8 @@ LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
   LemkeOptions limited = options;
   limited.max_pivots = std::min(pivot_limit(options, n), kWarmPathPivots * n);
   std::vector<char> refused_end;
-  const Reading reading = n >= kFactoredFirstSize
-                              ? kFactored
-                              : Reading{TieRule::Window, RowScale::Own, Inverse::Updated};
-  result = solve_with(M, q, cover, limited, reading, &refused_end, &warm.z_basic);
+  result = solve_with(M, q, cover, limited, n >= kFactoredFirstSize ? kFactored : kUpdated,
+                      &refused_end, &warm.z_basic);
   result.warm_path = result.status == LcpStatus::Solved;
   result.solve_time_us = microseconds_since(start);
   return result;
@@ -913,7 +914,6 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
       Reading reading;
       int cover;
     };
-    constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
     constexpr Attempt kAttempts[] = {{kUpdated, 0},
                                      {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
                                      {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
