@@ -22,7 +22,10 @@ namespace pivot {
 
 class FactoredLemke {
  public:
+  // Keeps references to M, q and cover: a cover computed in the call (warm_cover) would
+  // dangle, so a temporary one does not compile.
   FactoredLemke(const MatX& M, const VecX& q, const VecX& cover, const LemkeOptions& options);
+  FactoredLemke(const MatX& M, const VecX& q, VecX&& cover, const LemkeOptions& options) = delete;
 
   // Pivots from Step 0 until z0 leaves or vanishes (Solved), a ray, the pivot limit, a
   // cycle or a singular basis (NumericalFailure), or a stop request.
