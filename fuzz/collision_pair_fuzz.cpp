@@ -34,6 +34,12 @@ struct Reader {
     return v / 65535.0;
   }
   double in(double lo, double hi) { return lo + (hi - lo) * unit(); }
+  // x, y, z read in that order (a constructor's arguments are read in an order each
+  // compiler picks: the same input made other shapes under GCC than under clang).
+  Vec3 vec(double lo, double hi) {
+    const double x = in(lo, hi), y = in(lo, hi);
+    return Vec3(x, y, in(lo, hi));
+  }
 };
 
 // Sizes from 1 cm to 20 cm: the range of the piles of issue 21, and wide aspect ratios.
@@ -42,7 +48,7 @@ pivot::ConvexShape read_shape(Reader* in) {
   auto size = [&] { return in->in(0.01, 0.2); };
   switch (kind) {
     case 0:
-      return pivot::Box{Vec3(size(), size(), size())};
+      return pivot::Box{in->vec(0.01, 0.2)};
     case 1:
       return pivot::Sphere{size()};
     case 2:
@@ -51,12 +57,11 @@ pivot::ConvexShape read_shape(Reader* in) {
       return pivot::Capsule{size(), size()};
     default: {
       std::vector<Vec3> points;
-      for (int k = 0; k < 8; ++k)
-        points.push_back(Vec3(size(), size(), size()) - Vec3::Constant(0.1));
+      for (int k = 0; k < 8; ++k) points.push_back(in->vec(0.01, 0.2) - Vec3::Constant(0.1));
       try {
         return pivot::make_convex_mesh(points);
       } catch (const std::invalid_argument&) {
-        return pivot::Box{Vec3(size(), size(), size())};  // flat or degenerate points
+        return pivot::Box{in->vec(0.01, 0.2)};  // flat or degenerate points
       }
     }
   }
@@ -70,7 +75,9 @@ pivot::Quat read_orientation(Reader* in) {
     return pivot::Quat(Eigen::AngleAxisd(M_PI / 2 * static_cast<int>(in->unit() * 3.999),
                                          axes[static_cast<int>(in->unit() * 2.999)]));
   }
-  const pivot::Quat q(in->in(-1, 1), in->in(-1, 1), in->in(-1, 1), in->in(-1, 1));
+  const double w = in->in(-1, 1);
+  const Vec3 xyz = in->vec(-1, 1);
+  const pivot::Quat q(w, xyz.x(), xyz.y(), xyz.z());
   return q.norm() > 1e-3 ? q.normalized() : pivot::Quat::Identity();
 }
 
@@ -97,10 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // B at the origin, A along a direction at a distance from 0 (centres together: deep
   // overlap) to just beyond the sum of the bounding radii (apart), with a fine offset so
   // near-touching distances are reached.
-  const Vec3 dir = Vec3(in.in(-1, 1), in.in(-1, 1), in.in(-1, 1));
+  const Vec3 dir = in.vec(-1, 1);
   const double reach = ga.size_m + gb.size_m;
+  const double distance = in.in(0.0, 1.05) * reach;
   pose_a.position = (dir.norm() > 1e-6 ? Vec3(dir.normalized()) : Vec3::UnitZ()) *
-                    (in.in(0.0, 1.05) * reach + in.in(-1e-4, 1e-4));
+                    (distance + in.in(-1e-4, 1e-4));
   pivot::PosedPiece a, b;
   a.set_pose(ga, pose_a);
   b.set_pose(gb, pose_b);

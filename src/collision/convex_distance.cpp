@@ -326,13 +326,15 @@ AxisQuery refine_axis(const PosedPiece& a, const PosedPiece& b, AxisQuery best) 
     }
     // A cylinder's or capsule's support jumps from one end to the other across the plane
     // perpendicular to its axis: a ridge of the separation, followed exactly by turning
-    // about the axis within that plane.
+    // about the axis within that plane. Only from within a turn of that plane: a jump onto
+    // it from further away leaves the start's basin (from a cylinder's axis, 90 degrees
+    // onto a maximum 14 % deeper than the one 4 degrees away).
     for (const PosedPiece* p : {&a, &b}) {
       const PieceKind kind = p->geometry->kind;
       if (kind != PieceKind::Cylinder && kind != PieceKind::Capsule) continue;
       const Vec3 u = p->axis();
       const Vec3 across = best.axis - best.axis.dot(u) * u;
-      if (across.norm() <= kRadialRel) continue;
+      if (across.norm() <= kRadialRel || std::abs(best.axis.dot(u)) > std::sin(turn)) continue;
       const Vec3 n0 = across.normalized(), side = u.cross(n0);
       for (double t : {0.0, turn, -turn}) {
         const Vec3 n = std::cos(t) * n0 + std::sin(t) * side;
