@@ -277,7 +277,14 @@ GjkResult gjk(const PosedPiece& pa, const PosedPiece& pb, double max_distance) {
         closest_on_triangle(s.v[0], s.v[1], s.v[2], &next);
         break;
       default:
-        if (!closest_on_tetrahedron(s, &next)) return GjkResult{};  // the cores overlap
+        if (!closest_on_tetrahedron(s, &next)) {
+          // The old simplex lies where x.v >= |v|^2 > 0, so the tetrahedron holds the origin
+          // only if w is on the origin's side (w.v <= 0). Otherwise the claim is round-off
+          // of a flat tetrahedron, met where GJK creeps along a curved surface: a capsule
+          // 8.1 mm from a cylinder was reported 4.8 mm deep. The last simplex stands.
+          if (vw <= 0.0) return GjkResult{};  // the cores overlap
+          next = s;                           // w's weight is zero: no progress, below
+        }
         break;
     }
     const Vec3 v_next = next.point();
@@ -447,7 +454,8 @@ std::array<AxisQuery, kRimStarts> rim_axes(const PosedPiece& a, const PosedPiece
 // it starts from `start` (the best flat axis, or GJK's direction if better), from the
 // best directions of a Fibonacci sphere (spacing ~0.3 rad, so every basin wider than that
 // holds a start) and from the best rim directions (rim_axes: basins narrower than that),
-// at most kStarts of them more than kDistinctCos apart.
+// at most kStarts of them more than kDistinctCos apart, and any better than the best
+// maximum found when its turn comes.
 AxisQuery deepest_axis(const PosedPiece& a, const PosedPiece& b, const AxisQuery& start) {
   std::array<AxisQuery, 1 + kSpreadAxes + kRimStarts> candidates;
   candidates[0] = start;
@@ -462,12 +470,21 @@ AxisQuery deepest_axis(const PosedPiece& a, const PosedPiece& b, const AxisQuery
   std::array<Vec3, kStarts> started;
   int count = 0;
   started[count++] = candidates[0].axis;
+  int rescued = 0;
   for (size_t i = 1; i < candidates.size() && count < kStarts; ++i) {
     const Vec3& n = candidates[i].axis;
     bool distinct = true;
     for (int k = 0; k < count; ++k) distinct = distinct && n.dot(started[k]) < kDistinctCos;
-    if (!distinct) continue;
-    started[count++] = n;
+    // A candidate better than every maximum found so far lies in a basin no search climbed,
+    // though near a start (whose search went elsewhere or stalled below it): it is tried
+    // too, up to kStarts such extra starts.
+    const bool better = candidates[i].separation > best.separation && rescued < kStarts;
+    if (!distinct && !better) continue;
+    if (distinct) {
+      started[count++] = n;
+    } else {
+      ++rescued;
+    }
     const AxisQuery found = refine_axis(a, b, candidates[i]);
     if (found.separation > best.separation) best = found;
   }
@@ -548,7 +565,9 @@ ConvexDistance convex_distance(const PosedPiece& a, const PosedPiece& b, double 
   // within that tolerance; the search (133 axes, then up to 4 x 1000 moves of 22 support
   // queries) could only confirm it, at 40 times the cost of the whole step's other work.
   const double tol = kTouchingRel * (a.geometry->size_m + b.geometry->size_m);
-  const bool bracketed = !g.separated && start.separation >= g.bound - ra - rb - tol;
+  // A flat axis separating by more than GJK's bound refutes GJK: search then.
+  const double bound = g.bound - ra - rb;
+  const bool bracketed = !g.separated && std::abs(start.separation - bound) <= tol;
   const AxisQuery best = bracketed ? start : deepest_axis(a, b, start);
   out.normal = best.axis;
   out.gap_m = best.separation;

@@ -205,5 +205,55 @@ TEST(ConvexDistance, DeepHullOnACylindersEndStaysNearItsAxis) {
   expect_consistent(a.posed, b.posed, d);
 }
 
+// Found by a random search over pairs drawn as the collision_pair fuzz target draws them
+// (200,000 pairs, this stop): a capsule 8.1 mm from a cylinder's curved side. GJK crept
+// along the side for 28 iterations, its tetrahedron went flat, and round-off put the origin
+// inside it: "the cores overlap", and the flat axis' -4.8 mm was taken as the gap (a contact
+// 4.8 mm deep between pieces that do not touch). GJK now stops there with the cores
+// 30.7063 mm apart at most (8.3035 mm less the capsule's radius), short of confirming its
+// normal, and the search from it finds 8.3034 mm: the gap is bracketed to 1e-7 m.
+TEST(ConvexDistance, CapsuleBesideACylindersSideIsSeparated) {
+  const Piece a(Capsule{0.022402838178072787, 0.076386205844205385},
+                from_wxyz(Vec3(-0.18719879819207511, -0.054663007009184202, -0.15270729194832802),
+                          6.123233995736766e-17, 1, 0, 0));
+  const Piece b(Cylinder{0.17593942168307014, 0.11401220721751737},
+                from_wxyz(Vec3::Zero(), -0.70803259216237857, 0.40567397593834642,
+                          0.087380500188212876, -0.57138701583869966));
+  const ConvexDistance d = convex_distance(a.posed, b.posed, 1.0);
+  EXPECT_NEAR(d.gap_m, 0.0083034, 1e-6);
+  expect_consistent(a.posed, b.posed, d);
+  std::vector<Contact> contacts;
+  NarrowphaseScratch scratch;
+  piece_contacts(a.posed, b.posed, 0.005, &scratch, &contacts);
+  EXPECT_TRUE(contacts.empty());  // beyond the 5 mm margin
+}
+
+// From the same random search: an 8-vertex hull 9.5 cm into a disc (r 11.8 cm, half length
+// 1.9 cm). The first start's search stalled 0.6 mm below a maximum that a spread direction
+// near it already beat, and that direction was skipped as too close to a start. A
+// candidate better than every maximum found is now searched from as well.
+TEST(ConvexDistance, CandidateBetterThanEveryMaximumFoundIsSearched) {
+  const Piece a(
+      make_convex_mesh({Vec3(0.055085374227512002, 0.047144426642252241, 0.089409170672159921),
+                        Vec3(-0.078907606622415499, 0.0037460898756389721, 0.095259784847791268),
+                        Vec3(0.04303334096284428, 0.097883573662928214, -0.026443427176318007),
+                        Vec3(-0.025504081788357377, 0.051701991302357531, -0.065852445258258951),
+                        Vec3(0.071164415960936894, 0.075345082780193806, -0.0019595635919737592),
+                        Vec3(-0.040359655146105136, 0.039560082398718249, -0.021192950331883745),
+                        Vec3(-0.05587335011825742, 0.093404287785152973, 0.086263523308155954),
+                        Vec3(0.062733501182574203, -0.078090028229190506, 0.0085587853818570175)}),
+      from_wxyz(Vec3(-0.0031362667609575994, -0.019080388775160207, -0.0052009143128070017),
+                0.16222887258990448, -0.69083693487970022, -0.37203685091069905,
+                0.59834329934301045));
+  const Piece b(Cylinder{0.11788845654993514, 0.018949874113069351},
+                from_wxyz(Vec3::Zero(), 0.14082860675921105, -0.69229300451321407,
+                          0.28547273851124344, -0.64761332211993416));
+  const ConvexDistance d = convex_distance(a.posed, b.posed, 1.0);
+  // At least a 400,000-direction spread's best (-94.912 mm; the search finds -94.902 mm,
+  // on a peak narrower than that spread's spacing); before, -95.513 mm.
+  EXPECT_GT(d.gap_m, -0.094912);
+  expect_consistent(a.posed, b.posed, d);
+}
+
 }  // namespace
 }  // namespace pivot
