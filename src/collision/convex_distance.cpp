@@ -410,7 +410,12 @@ std::array<AxisQuery, kRimStarts> rim_axes(const PosedPiece& a, const PosedPiece
       const Vec3 r = rim.nearest(x);
       x = p0 + segment_param(r, p0, p1) * (p1 - p0);
     }
-    consider(x - rim.nearest(x));
+    const Vec3 r = rim.nearest(x);
+    consider(x - r);
+    // And the common normal of the segment and the rim's tangent there: where a rim meets
+    // an edge of a piece sunk into it, the maximum lies on that normal (an 8-vertex hull
+    // 4.5 mm into a disc: the search found 4.97 mm from every other start).
+    consider((p1 - p0).cross(rim.normal.cross(r - rim.centre)));
   };
   for (const PosedPiece* p : {&a, &b}) {
     if (p->geometry->kind != PieceKind::Cylinder) continue;
