@@ -281,7 +281,7 @@ GjkResult gjk(const PosedPiece& pa, const PosedPiece& pb, double max_distance) {
           // The old simplex lies where x.v >= |v|^2 > 0, so the tetrahedron holds the origin
           // only if w is on the origin's side (w.v <= 0). Otherwise the claim is round-off
           // of a flat tetrahedron, met where GJK creeps along a curved surface: a capsule
-          // 8.1 mm from a cylinder was reported 4.8 mm deep. The last simplex stands.
+          // 8.3 mm from a cylinder was reported 4.8 mm deep. The last simplex stands.
           if (vw <= 0.0) return GjkResult{};  // the cores overlap
           next = s;                           // w's weight is zero: no progress, below
         }
@@ -388,7 +388,8 @@ bool more_separated(const AxisQuery& x, const AxisQuery& y) { return x.separatio
 
 // The best kRimStarts directions (by separation, either sign) between a cylinder's rims and
 // the other piece's core features: vertices and edges of a polyhedron, a sphere's centre, a
-// capsule's segment, another cylinder's rims. A rim against a corner or an edge makes a
+// capsule's segment, another cylinder's rims (and for a segment, also the common normal of
+// it and the rim's tangent there). A rim against a corner or an edge makes a
 // maximum of the separation with ridges close on either side, which the spread can miss (a
 // 6-vertex hull overlapping a tilted cylinder by 8.9 mm: six of the spread's best starts
 // all ended at -8.906 mm, a rim-vertex start at -8.864 mm).
@@ -413,8 +414,8 @@ std::array<AxisQuery, kRimStarts> rim_axes(const PosedPiece& a, const PosedPiece
     const Vec3 r = rim.nearest(x);
     consider(x - r);
     // And the common normal of the segment and the rim's tangent there: where a rim meets
-    // an edge of a piece sunk into it, the maximum lies on that normal (an 8-vertex hull
-    // 4.5 mm into a disc: the search found 4.97 mm from every other start).
+    // an edge of a piece sunk into it, the maximum lies on that normal (a box's edge 4.5 mm
+    // into a disc: the search found 4.97 mm from every other start).
     consider((p1 - p0).cross(rim.normal.cross(r - rim.centre)));
   };
   for (const PosedPiece* p : {&a, &b}) {
