@@ -701,6 +701,27 @@ TEST(CycleWatch, FindsACycleSoonAfterItsFirstRepeat) {
   }
 }
 
+// A short cycle entered late (the bin pile's island at step 96: period 12 after 1,493
+// pivots) is reported at its first repeat, not when Brent's window next reaches it; then
+// again when the path is back at that state, one period later (the fast methods go round
+// the cycle once more for an answer with z0 dropped, then fail).
+TEST(CycleWatch, FindsAShortCycleAtItsFirstRepeatAndAgainOnePeriodLater) {
+  for (int lead : {0, 3, 1493, 5000}) {
+    for (int period : {1, 2, 12, CycleWatch::kRecent}) {
+      CycleWatch watch;
+      std::vector<int> found;
+      for (int k = 0; k < 100000 && found.size() < 2; ++k) {
+        const int state = k < lead ? k : lead + (k - lead) % period;
+        if (watch.repeats(signature_key(static_cast<std::uint64_t>(state)))) found.push_back(k);
+      }
+      SCOPED_TRACE("lead " + std::to_string(lead) + ", period " + std::to_string(period));
+      ASSERT_EQ(found.size(), 2u);
+      EXPECT_EQ(found[0], lead + period);
+      EXPECT_EQ(found[1], lead + 2 * period);
+    }
+  }
+}
+
 TEST(CycleWatch, NeverReportsAPathOfDistinctStates) {
   CycleWatch watch;
   for (std::uint64_t k = 0; k < 1000000; ++k) ASSERT_FALSE(watch.repeats(signature_key(k))) << k;
