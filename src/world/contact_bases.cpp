@@ -48,11 +48,29 @@ void ContactBases::warm_basis(const std::vector<const Contact*>& contacts, int d
   for (int i = 0; i < n; ++i) {
     const Entry probe{key_of(contacts, i), 0, 0};
     const auto it = std::lower_bound(previous_.begin(), previous_.end(), probe);
-    if (it == previous_.end() || probe < *it || it->d != d) continue;
+    if (it == previous_.end() || probe < *it) continue;
     const char* f = &previous_flags_[it->first];
     out->z_basic[i] = f[0];
-    for (int j = 0; j < d; ++j) out->z_basic[n + i * d + j] = f[1 + j];
-    out->z_basic[n + n * d + i] = f[1 + d];
+    char* phi = &out->z_basic[n + i * d];
+    if (it->d == d) {
+      for (int j = 0; j < d; ++j) phi[j] = f[1 + j];
+    } else {
+      // Recorded with another d (a slider moved): direction j of d lies at angle 2 pi j / d
+      // from the same t_0 for every d (FrictionDirections), so each basic direction of the
+      // record makes basic the new one it lies on, or the two on either side of it, whose
+      // cone holds the friction it carried. Without this the step after the change starts
+      // at Step 0: on the bin pile at rest (scenes/bin_pile_40.json, t = 1.5 s) d = 4 -> 8
+      // took 9,688 pivots (1.2 s, past the viewer's step budget, so the viewer paused there
+      // again at every try).
+      for (int j = 0; j < it->d; ++j) {
+        if (!f[1 + j]) continue;
+        const long long at = static_cast<long long>(j) * d;  // angle in units of 2 pi / (d d_old)
+        const int below = static_cast<int>(at / it->d);
+        phi[below] = 1;
+        if (at % it->d != 0) phi[(below + 1) % d] = 1;
+      }
+    }
+    out->z_basic[n + n * d + i] = f[1 + it->d];
     any = true;
   }
   if (!any) out->z_basic.clear();

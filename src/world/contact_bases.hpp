@@ -17,8 +17,9 @@ class ContactBases {
   void begin_step();
   // Forget both records (a reset, or a jump to another state).
   void clear();
-  // The previous step's basis for `contacts` with d friction directions, or an empty one
-  // when none of them was solved last step with this d.
+  // The previous step's basis for `contacts` with d friction directions (a contact
+  // recorded with another d has its basic directions mapped to this d's), or an empty one
+  // when none of them was solved last step.
   void warm_basis(const std::vector<const Contact*>& contacts, int d, LcpBasis* out) const;
   // Records the basis an island's solve ended on, its rows ordered as for `contacts`.
   void record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis);

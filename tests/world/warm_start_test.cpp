@@ -141,6 +141,26 @@ TEST(WorldWarmStart, RestingTowerTakesItsBasisEveryStepWithoutAPivot) {
   }
 }
 
+// A slider that changes d keeps the warm start: the recorded friction flags map to the
+// new directions (each basic direction's neighbours), and at rest that basis is the answer.
+// Before, the step after the change started at Step 0 (the tower: 31 pivots; the bin pile
+// at rest, d = 4 -> 8: 9,688 pivots, past the viewer's 1 s step budget).
+TEST(WorldWarmStart, ChangingDKeepsTheRestingStacksBasis) {
+  for (const auto& [name, d] : {std::pair{"block_tower_10.json", 16},
+                                {"block_stack_rotated_5.json", 8},
+                                {"block_stack_rotated_5.json", 3}}) {
+    World world(test::shipped_scene(name));
+    for (int k = 0; k < 100; ++k) world.step();
+    world.settings().friction_directions = d;
+    for (int k = 0; k < 20; ++k) {
+      const StepStats& s = world.step();
+      ASSERT_EQ(s.islands, 1);
+      EXPECT_EQ(s.failures + s.fallbacks, 0);
+      EXPECT_EQ(s.warm_starts, 1) << name << " d " << d << " step " << k;
+    }
+  }
+}
+
 // Where a moving island's basis is no answer, its path starts there (a fast method's warm
 // path) and counts in StepStats::warm_paths, apart from the warm starts: the jammed peg
 // takes two in 3 s (measured), each with pivots; a cold run takes none.
