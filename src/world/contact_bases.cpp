@@ -2,7 +2,10 @@
 #include "world/contact_bases.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
+
+#include "pivot/math.hpp"
 
 namespace pivot {
 
@@ -28,9 +31,11 @@ ContactBases::Key ContactBases::key_of(const std::vector<const Contact*>& contac
 void ContactBases::begin_step() {
   previous_.swap(next_);
   previous_flags_.swap(next_flags_);
+  previous_z_.swap(next_z_);
   std::sort(previous_.begin(), previous_.end());
   next_.clear();
   next_flags_.clear();
+  next_z_.clear();
 }
 
 void ContactBases::clear() {
@@ -38,6 +43,67 @@ void ContactBases::clear() {
   next_.clear();
   previous_flags_.clear();
   next_flags_.clear();
+  previous_z_.clear();
+  next_z_.clear();
+}
+
+void ContactBases::map_directions(int old_d, const char* old_flags, const double* old_phi, int d,
+                                  char* phi) {
+  // Direction j of any d lies at angle 2 pi j / d from the same t_0 (FrictionDirections).
+  // Where each basic one lies on a new one (d a multiple of old_d), those are basic: the
+  // same rows, the same constraints, and at rest the same answer.
+  bool on_new = true;
+  for (int j = 0; j < old_d && on_new; ++j) on_new = !old_flags[j] || j * d % old_d == 0;
+  if (on_new) {
+    for (int j = 0; j < old_d; ++j) {
+      if (old_flags[j]) phi[j * d / old_d] = 1;
+    }
+    return;
+  }
+  // Else the friction carried, sum of phi_j t_j over the basic j, in the frame
+  // (t_0, n x t_0). A basis can hold its directions at zero (a contact at rest with no
+  // tangential load) or opposed ones that cancel; the sum of their unit directions stands
+  // in then, or the first.
+  int basic = 0, first = -1;
+  double fu = 0, fw = 0, su = 0, sw = 0, carried = 0;
+  for (int j = 0; j < old_d; ++j) {
+    if (!old_flags[j]) continue;
+    const double angle = 2 * kPi * j / old_d;
+    fu += old_phi[j] * std::cos(angle);
+    fw += old_phi[j] * std::sin(angle);
+    su += std::cos(angle);
+    sw += std::sin(angle);
+    carried += std::abs(old_phi[j]);
+    if (first < 0) first = j;
+    ++basic;
+  }
+  if (basic == 0) return;
+  constexpr double kCancelled = 1e-9;  // relative to the sum of the parts
+  double at;                           // its angle in units of 2 pi / d
+  if (std::hypot(fu, fw) > kCancelled * carried) {
+    at = std::atan2(fw, fu) / (2 * kPi) * d;
+  } else if (std::hypot(su, sw) > kCancelled * basic) {
+    at = std::atan2(sw, su) / (2 * kPi) * d;
+  } else {
+    at = static_cast<double>(first) * d / old_d;
+  }
+  if (at < 0) at += d;
+  const double below = std::floor(at);
+  const int k = static_cast<int>(below) % d;
+  // The contact keeps its count of basic directions: one stays one, the new direction
+  // nearest it; two or more become the two either side of the friction, whose cone holds
+  // it. An island's basis is a choice of independent rows, and a pile has more contact rows
+  // than its bodies have freedoms (the bin pile's main island: 153 contacts on 39 bodies),
+  // so a contact given a row more makes the basis singular and the step starts at Step 0.
+  // Each old direction's neighbours did that: 0 and 90 degrees -> 0, 60 and 120 of six,
+  // and one at 90 -> 60 and 120 (block_stack_topple.json at rest, 4 -> 6: 35 pivots from
+  // Step 0; now its basis answers).
+  if (d == 2 || basic == 1) {  // d = 2: t_1 = -t_0, never basic together
+    phi[(k + (at - below > 0.5)) % d] = 1;
+    return;
+  }
+  phi[k] = 1;
+  phi[(k + 1) % d] = 1;
 }
 
 void ContactBases::warm_basis(const std::vector<const Contact*>& contacts, int d,
@@ -55,20 +121,11 @@ void ContactBases::warm_basis(const std::vector<const Contact*>& contacts, int d
     if (it->d == d) {
       for (int j = 0; j < d; ++j) phi[j] = f[1 + j];
     } else {
-      // Recorded with another d (a slider moved): direction j of d lies at angle 2 pi j / d
-      // from the same t_0 for every d (FrictionDirections), so each basic direction of the
-      // record makes basic the new one it lies on, or the two on either side of it, whose
-      // cone holds the friction it carried. Without this the step after the change starts
-      // at Step 0: on the bin pile at rest (scenes/bin_pile_40.json, t = 1.5 s) d = 4 -> 8
-      // took 9,688 pivots (1.2 s, past the viewer's step budget, so the viewer paused there
-      // again at every try).
-      for (int j = 0; j < it->d; ++j) {
-        if (!f[1 + j]) continue;
-        const long long at = static_cast<long long>(j) * d;  // angle in units of 2 pi / (d d_old)
-        const int below = static_cast<int>(at / it->d);
-        phi[below] = 1;
-        if (at % it->d != 0) phi[(below + 1) % d] = 1;
-      }
+      // Recorded with another d (a slider moved). Without this the step after the change
+      // starts at Step 0: on the bin pile at rest (scenes/bin_pile_40.json, t = 1.5 s)
+      // d = 4 -> 8 took 9,688 pivots (1.2 s, past the viewer's step budget, so the viewer
+      // paused there again at every try).
+      map_directions(it->d, f + 1, &previous_z_[it->first + 1], d, phi);
     }
     out->z_basic[n + n * d + i] = f[1 + it->d];
     any = true;
@@ -76,14 +133,18 @@ void ContactBases::warm_basis(const std::vector<const Contact*>& contacts, int d
   if (!any) out->z_basic.clear();
 }
 
-void ContactBases::record(const std::vector<const Contact*>& contacts, int d,
-                          const LcpBasis& basis) {
+void ContactBases::record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis,
+                          const VecX& z) {
   const int n = static_cast<int>(contacts.size());
+  const auto keep = [&](int row) {
+    next_flags_.push_back(basis.z_basic[row]);
+    next_z_.push_back(z[row]);
+  };
   for (int i = 0; i < n; ++i) {
     next_.push_back({key_of(contacts, i), static_cast<int>(next_flags_.size()), d});
-    next_flags_.push_back(basis.z_basic[i]);
-    for (int j = 0; j < d; ++j) next_flags_.push_back(basis.z_basic[n + i * d + j]);
-    next_flags_.push_back(basis.z_basic[n + n * d + i]);
+    keep(i);                                          // theta
+    for (int j = 0; j < d; ++j) keep(n + i * d + j);  // phi_1..d
+    keep(n + n * d + i);                              // lambda
   }
 }
 

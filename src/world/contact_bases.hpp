@@ -1,6 +1,7 @@
 // Carries each island's LCP basis from one step to the next by contact identity (the
 // fast methods' warm start, solve_contact's `warm`): the basic z of every solved contact,
-// (theta, phi_1..d, lambda), recorded this step and looked up by the next.
+// (theta, phi_1..d, lambda), and the friction it carried, recorded this step and looked up
+// by the next.
 #pragma once
 
 #include <vector>
@@ -21,8 +22,10 @@ class ContactBases {
   // recorded with another d has its basic directions mapped to this d's), or an empty one
   // when none of them was solved last step.
   void warm_basis(const std::vector<const Contact*>& contacts, int d, LcpBasis* out) const;
-  // Records the basis an island's solve ended on, its rows ordered as for `contacts`.
-  void record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis);
+  // Records the basis an island's solve ended on and its answer z, their rows ordered as
+  // for `contacts`.
+  void record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis,
+              const VecX& z);
 
  private:
   // A contact as the next step will see it again: its bodies, the features that touch, and
@@ -49,9 +52,14 @@ class ContactBases {
   // main island (180 contacts) at rest started from a wrong basis and pivoted afresh, about
   // 2,300 pivots, on every step.
   static Key key_of(const std::vector<const Contact*>& contacts, int i);
+  // Marks basic in phi (d entries) the directions of d whose cone holds the friction
+  // recorded with another d: old_d flags and impulses phi_j.
+  static void map_directions(int old_d, const char* old_flags, const double* old_phi, int d,
+                             char* phi);
 
   std::vector<Entry> previous_, next_;
   std::vector<char> previous_flags_, next_flags_;
+  std::vector<double> previous_z_, next_z_;  // the answer's z of each flag's row
 };
 
 }  // namespace pivot

@@ -276,7 +276,7 @@ bool World::merge_islands() {
                           kept.side_impulses.end());
     if (kept.failed) failed_solves_.push_back(std::move(*kept.failed));
     if (!kept.basis.z_basic.empty()) {
-      p.bases.record(kept.input.stepper.contacts, kept.problem.d, kept.basis);
+      p.bases.record(kept.input.stepper.contacts, kept.problem.d, kept.basis, kept.z);
     }
   }
   return true;

@@ -45,7 +45,7 @@ struct Recorded {
   explicit Recorded(std::vector<Contact> island) : contacts(std::move(island)) {
     for (const Contact& c : contacts) list.push_back(&c);
     bases.begin_step();
-    bases.record(list, kD, solved);
+    bases.record(list, kD, solved, VecX::Zero(static_cast<int>(solved.z_basic.size())));
     bases.begin_step();
   }
   Recorded(const Recorded&) = delete;  // list points into contacts
@@ -78,6 +78,65 @@ TEST(ContactBases, ContactsOfTheSameFeaturePairKeepTheirOwnFlags) {
 TEST(ContactBases, ContactsOfTheSameFeaturePairKeepTheirOwnFlagsWhenNotAdjacent) {
   const Recorded r({edge_edge(5, 35, 3, 4), edge_edge(5, 35, 0, 1), edge_edge(5, 35, 3, 4)});
   EXPECT_EQ(r.warm(r.list).z_basic, r.solved.z_basic);
+}
+
+// One contact recorded with 4 directions (0, 90, 180, 270 degrees), its theta and the
+// given phi basic at the given impulses, looked up with new_d directions: the phi flags.
+std::vector<char> directions_after_a_change(const std::vector<std::pair<int, double>>& phi,
+                                            int new_d) {
+  constexpr int kOldD = 4;
+  const Contact contact = edge_edge(1, 2, 0, 0);
+  const std::vector<const Contact*> list{&contact};
+  LcpBasis solved;
+  solved.z_basic.assign(2 + kOldD, 0);
+  VecX z = VecX::Zero(2 + kOldD);
+  solved.z_basic[0] = 1;
+  z[0] = 1.0;
+  for (const auto& [j, impulse] : phi) {
+    solved.z_basic[1 + j] = 1;
+    z[1 + j] = impulse;
+  }
+  ContactBases bases;
+  bases.begin_step();
+  bases.record(list, kOldD, solved, z);
+  bases.begin_step();
+  LcpBasis warm;
+  bases.warm_basis(list, new_d, &warm);
+  EXPECT_EQ(warm.z_basic.size(), static_cast<size_t>(2 + new_d));
+  EXPECT_EQ(warm.z_basic[0], 1);
+  return std::vector<char>(warm.z_basic.begin() + 1, warm.z_basic.end() - 1);
+}
+
+// After a change of d (a slider), basic directions that lie on new ones stay basic (d a
+// multiple of the old). Else a contact keeps its count of basic directions: two become the
+// new ones either side of the friction it carried, whose cone holds it, and one the new one
+// nearest it. Each old direction's neighbours instead made three basic at d = 4 -> 6 (0 and
+// 90 degrees -> 0, 60 and 120), and one at 90 two: a row more than the contact had, and an
+// island's basis singular (a pile has more contact rows than its bodies have freedoms).
+TEST(ContactBases, AChangeOfDKeepsEachContactsCountOfBasicDirections) {
+  using Flags = std::vector<char>;
+  // On new ones: each its own, opposed ones too (the bin pile at rest, 4 -> 8, answers so).
+  EXPECT_EQ(directions_after_a_change({{0, 0.0}, {1, 0.0}}, 8), (Flags{1, 0, 1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(directions_after_a_change({{0, 0.3}, {2, 0.1}}, 8), (Flags{1, 0, 0, 0, 1, 0, 0, 0}));
+  // Friction at 18 degrees (0.3 along 0, 0.1 along 90): 0 and 60 of six.
+  EXPECT_EQ(directions_after_a_change({{0, 0.3}, {1, 0.1}}, 6), (Flags{1, 1, 0, 0, 0, 0}));
+  // At 72 degrees: 60 and 120.
+  EXPECT_EQ(directions_after_a_change({{0, 0.1}, {1, 0.3}}, 6), (Flags{0, 1, 1, 0, 0, 0}));
+  // At 198 degrees (0.1 along 270, 0.3 along 180): 180 and 240.
+  EXPECT_EQ(directions_after_a_change({{2, 0.3}, {3, 0.1}}, 6), (Flags{0, 0, 0, 1, 1, 0}));
+  // At 342 degrees, across t_0: 300 and 0.
+  EXPECT_EQ(directions_after_a_change({{0, 0.3}, {3, 0.1}}, 6), (Flags{1, 0, 0, 0, 0, 1}));
+  // Two at zero impulse (at rest, no tangential load): their middle, 45 degrees, stands in.
+  EXPECT_EQ(directions_after_a_change({{0, 0.0}, {1, 0.0}}, 6), (Flags{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(directions_after_a_change({{0, 0.0}, {1, 0.0}}, 5), (Flags{1, 1, 0, 0, 0}));
+  // Opposed ones that cancel (90 and 270 at 0.07): the first's angle, 90.
+  EXPECT_EQ(directions_after_a_change({{1, 0.07}, {3, 0.07}}, 6), (Flags{0, 1, 1, 0, 0, 0}));
+  // A lone one: the nearest (at 90 degrees: 60, down from the tie, of six; 120 of three).
+  EXPECT_EQ(directions_after_a_change({{1, 0.2}}, 6), (Flags{0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(directions_after_a_change({{1, 0.2}}, 3), (Flags{0, 1, 0}));
+  // d = 2 (t_1 = -t_0): never both.
+  EXPECT_EQ(directions_after_a_change({{0, 0.3}, {1, 0.1}}, 2), (Flags{1, 0}));
+  EXPECT_EQ(directions_after_a_change({{1, 0.1}, {2, 0.3}}, 2), (Flags{0, 1}));
 }
 
 }  // namespace

@@ -142,13 +142,20 @@ TEST(WorldWarmStart, RestingTowerTakesItsBasisEveryStepWithoutAPivot) {
 }
 
 // A slider that changes d keeps the warm start: the recorded friction flags map to the
-// new directions (each basic direction's neighbours), and at rest that basis is the answer.
-// Before, the step after the change started at Step 0 (the tower: 31 pivots; the bin pile
-// at rest, d = 4 -> 8: 9,688 pivots, past the viewer's 1 s step budget).
+// new directions (ContactBases: each contact's count of basic directions kept, around the
+// friction it carried), and at rest that basis is the answer. Before, the step after the
+// change started at Step 0 (the tower: 31 pivots; the bin pile at rest, d = 4 -> 8: 9,688
+// pivots, past the viewer's 1 s step budget), and where d is no multiple of 4 the mapped
+// basis could be singular (the toppled block stack 4 -> 6: 35 pivots; the single boxes at
+// rest on a face, 4 -> 5, 6 or 3: 4).
 TEST(WorldWarmStart, ChangingDKeepsTheRestingStacksBasis) {
   for (const auto& [name, d] : {std::pair{"block_tower_10.json", 16},
                                 {"block_stack_rotated_5.json", 8},
-                                {"block_stack_rotated_5.json", 3}}) {
+                                {"block_stack_rotated_5.json", 3},
+                                {"block_stack_topple.json", 6},
+                                {"box_on_edge.json", 5},
+                                {"box_on_vertex.json", 6},
+                                {"block_over_hole_wide.json", 3}}) {
     World world(test::shipped_scene(name));
     for (int k = 0; k < 100; ++k) world.step();
     world.settings().friction_directions = d;
