@@ -105,6 +105,8 @@ class SolverFailure : public std::runtime_error {
   FailedSolve failed_;
 };
 
+enum class OnFailure;  // a solve's, World's internals (src/lcp/contact_solver.hpp)
+
 class World {
  public:
   // Throws std::invalid_argument for a scene the stepper cannot run (see validate()).
@@ -166,7 +168,8 @@ class World {
   const StepStats& abandon_step();
   // Part of step_island: the solve's cost into StepStats, its result returned (kept in the
   // pipeline until the next solve).
-  const LcpResult& solve(const ContactProblem& problem, const LcpBasis& warm, int island_index);
+  const LcpResult& solve(const ContactProblem& problem, const LcpBasis& warm, int island_index,
+                         OnFailure on_failure);
 
   Scene scene_;
   WorldOptions options_;

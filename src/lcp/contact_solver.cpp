@@ -5,7 +5,8 @@ namespace pivot {
 const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& problem,
                                                          LcpMethod method,
                                                          const LemkeOptions& options,
-                                                         const LcpBasis& warm) {
+                                                         const LcpBasis& warm,
+                                                         OnFailure on_failure) {
   out_.attempts = 0;
   out_.rescued_by.reset();
   // solve_contact's dispatch, the fast methods' answer copied into storage kept from the
@@ -18,7 +19,7 @@ const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& p
     out_.result = fast_.solve(problem, method, plain, warm).lcp;
     columns_ = fast_.normalized();
   }
-  climb_fallback_chain(problem, method, options, &out_);
+  if (on_failure == OnFailure::FallBack) climb_fallback_chain(problem, method, options, &out_);
   return out_;
 }
 

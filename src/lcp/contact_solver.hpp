@@ -19,11 +19,17 @@ LemkeOptions without_end_repair(const LemkeOptions& options);
 void climb_fallback_chain(const ContactProblem& problem, LcpMethod method,
                           const LemkeOptions& options, FallbackResult* out);
 
+// What a solve does when the requested method fails: climb the fallback chain, or return
+// that failure (a caller with an easier problem to try first).
+enum class OnFailure { FallBack, Return };
+
 class ContactSolver {
  public:
-  // solve_contact_with_fallback; the answer stays valid until the next call.
+  // solve_contact_with_fallback (with OnFailure::Return, the method's attempt alone); the
+  // answer stays valid until the next call.
   const FallbackResult& solve_with_fallback(const ContactProblem& problem, LcpMethod method,
-                                            const LemkeOptions& options, const LcpBasis& warm);
+                                            const LemkeOptions& options, const LcpBasis& warm,
+                                            OnFailure on_failure = OnFailure::FallBack);
   // The mass-normalised columns of the last solve_with_fallback's problem when its method
   // was a fast one, which formed them; else null. Valid until the next solve.
   const NormalizedContacts* columns() const { return columns_; }

@@ -28,12 +28,12 @@ double formulation_parameter(NonconvexFormulation form, const ContactProblem& pl
 }  // namespace
 
 void solve_island(const ContactProblem& problem, PlaneGroups* groups, const SceneSettings& settings,
-                  const LemkeOptions& lemke, const LcpBasis& warm, ContactSolver* solver,
-                  IslandSolve* solved) {
+                  const LemkeOptions& lemke, const LcpBasis& warm, OnFailure on_failure,
+                  ContactSolver* solver, IslandSolve* solved) {
   IslandSolve& out = *solved;
   if (groups->groups.empty()) {
     const FallbackResult& chain =
-        solver->solve_with_fallback(problem, settings.solver, lemke, warm);
+        solver->solve_with_fallback(problem, settings.solver, lemke, warm, on_failure);
     out.pivots = chain.result.pivots;
     out.fell_back = chain.attempts > 0;
     out.rescued_by = chain.rescued_by;
@@ -63,8 +63,8 @@ void solve_island(const ContactProblem& problem, PlaneGroups* groups, const Scen
   // The standard method's search, as the chain's dense stages, only where it can finish.
   const bool standard_applies = problem.lcp_size() <= kDenseFallbackMaxSize;
   const LcpStatus status = out.result.status;
-  if (status != LcpStatus::Solved && status != LcpStatus::Cancelled && !standard_already &&
-      standard_applies) {
+  if (status != LcpStatus::Solved && status != LcpStatus::Cancelled &&
+      on_failure == OnFailure::FallBack && !standard_already && standard_applies) {
     out.fell_back = true;
     out.result = solve(LcpMethod::Standard);
     out.pivots += out.result.pivots;

@@ -24,14 +24,15 @@ struct IslandSolve {
 };
 
 // (contact LCP, groups over its planes, settings, warm basis) => impulses by the scene's
-// method, else by the fallback chain (solve_contact_with_fallback). A grouped island's only
+// method, else (OnFailure::FallBack) by the fallback chain (solve_contact_with_fallback). A
+// grouped island's only
 // fallback is its search with the standard method; the summation formulation is always
 // standard: nothing to fall back to. Sets the groups' formulation and its constant
 // (PlaneGroups::parameter) for this problem, so a failed problem is written as solved.
 // An island without groups is solved by `solver`, the island's own, and the answer copied
 // into *out: both keep their storage from the last step's solve.
 void solve_island(const ContactProblem& problem, PlaneGroups* groups, const SceneSettings& settings,
-                  const LemkeOptions& lemke, const LcpBasis& warm, ContactSolver* solver,
-                  IslandSolve* out);
+                  const LemkeOptions& lemke, const LcpBasis& warm, OnFailure on_failure,
+                  ContactSolver* solver, IslandSolve* out);
 
 }  // namespace pivot
