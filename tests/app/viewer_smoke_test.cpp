@@ -188,7 +188,8 @@ TEST(ViewerSession, AStepPastItsBudgetIsAbandonedAndPauses) {
   EXPECT_EQ(states[1], states[0]);
   EXPECT_NE(states[2], states[1]);  // the stack settles by micrometres under gravity
   EXPECT_NE(read_text(err).find("pivot-viewer: step 0 abandoned: its solve ran past the 1e-09 s "
-                                "step budget; paused (play tries it again)"),
+                                "step budget; paused (play tries it again; a larger step budget, "
+                                "0 for none, lets it finish)"),
             std::string::npos)
       << read_text(err);
 }

@@ -111,6 +111,14 @@ void ViewerApp::draw_simulation_section() {
                    "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   // The threads a step's pairs and islands run on: the same result for any number.
   ImGui::SliderInt("threads", &world_->options().threads, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+  // The solve time after which a step is abandoned and play paused. A step that needs
+  // more is abandoned again at every try, so this is the way past it (0: none).
+  double& budget_s = world_->options().step_time_limit_s;
+  float budget = static_cast<float>(budget_s);
+  if (ImGui::SliderFloat("step budget", &budget, 0.0f, 60.0f, budget > 0.0f ? "%.1f s" : "none",
+                         ImGuiSliderFlags_AlwaysClamp)) {
+    budget_s = budget;
+  }
   int method = static_cast<int>(s.solver);
   if (ImGui::Combo("solver", &method, "standard\0structural\0reduced\0")) {
     s.solver = static_cast<LcpMethod>(method);

@@ -438,7 +438,8 @@ bool ViewerApp::step_once() {
     std::snprintf(budget, sizeof(budget), "%g", world_->options().step_time_limit_s);
     error_ = "step " + std::to_string(world_->state().step) +
              " abandoned: its solve ran past the " + budget +
-             " s step budget; paused (play tries it again)";
+             " s step budget; paused (play tries it again; a larger step budget, 0 for none, "
+             "lets it finish)";
     std::fprintf(stderr, "pivot-viewer: %s\n", error_.c_str());
     return false;
   }
