@@ -168,6 +168,24 @@ TEST(WorldWarmStart, ChangingDKeepsTheRestingStacksBasis) {
   }
 }
 
+// A large island at rest whose warm basis is no answer takes the warm path, not Step 0's
+// (kRestWarmPathSize): the 40-body bin pile at rest (step 120) with d changed 4 -> 6 creeps
+// into the new cone at velocities within the slack, and Step 0's paths took 2,572 to
+// 10,616 pivots on every step from 125 to 135, their answers refused by the next step's
+// flips; the warm path answers step 125 in 71 pivots, and every step after it is warm.
+TEST(WorldWarmStart, ALargePileAtRestSettlingIntoANewConeTakesTheWarmPath) {
+  World world(test::shipped_scene("bin_pile_40.json"));
+  for (int k = 0; k < 120; ++k) world.step();
+  world.settings().friction_directions = 6;
+  for (int k = 120; k < 136; ++k) {
+    const StepStats& s = world.step();
+    EXPECT_EQ(s.failures + s.fallbacks, 0) << "step " << k;
+    if (k >= 126) {
+      EXPECT_EQ(s.warm_starts, s.islands) << "step " << k;
+    }
+  }
+}
+
 // Where a moving island's basis is no answer, its path starts there (a fast method's warm
 // path) and counts in StepStats::warm_paths, apart from the warm starts: the jammed peg
 // takes two in 3 s (measured), each with pivots; a cold run takes none.
