@@ -85,12 +85,6 @@ constexpr double kMaxCover = 1e3;
 // still count every m' that the values resolve.
 constexpr double kDeterminate = 1e3;
 
-// The LCP size from which an island at rest whose warm basis is no answer takes the warm
-// path instead of Step 0's (run()): below it Step 0's answer is the one warm starts keep
-// (the ten-block tower, size 240), above it Step 0's path is long (the 40-body bin pile's
-// main island, size 930 to 1,240: thousands of pivots a step); 512 lies between the two.
-constexpr int kRestWarmPathSize = 512;
-
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
 

@@ -181,6 +181,13 @@ bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const Lemke
 // wanders further leaves the rest of the budget to Step 0's path. Every method's.
 constexpr int kWarmPathPivots = 2;
 
+// The LCP size from which a problem at rest whose warm basis is no answer takes the warm
+// path instead of Step 0's (lemke_fast.cpp run(), solve_contact): below it Step 0's answer
+// is the one warm starts keep (the ten-block tower, size 240), above it Step 0's path is
+// long (the 40-body bin pile's main island, size 930 to 1,240: thousands of pivots a
+// step); 512 lies between the two. Every method's.
+constexpr int kRestWarmPathSize = 512;
+
 // The standard method's warm path (the fast methods': lemke_fast.cpp, warm_path), for a
 // warm basis that warm_answer could not make an answer: Lemke's path started at that
 // complementary basis with the covering vector B e, within kWarmPathPivots per variable
