@@ -1584,20 +1584,10 @@ void FastLemke::run(const ContactProblem& problem, const LcpBasis& warm, Clock::
   cycle_end_basic_.clear();
   cycle_end_min_ = -std::numeric_limits<double>::infinity();
   // When the warm basis is no answer and the island moves (the basis's answer, before any
-  // flip, not at_rest), Lemke's path from that basis (warm_path); when that fails, or at
-  // rest on a small island, Step 0's. At rest the answer of Step 0's path is the one the
-  // next steps' warm starts keep, and a path from the last basis ends on another of the
-  // many answers of coplanar contacts, which they keep less often: the ten-block tower's
-  // 600 s with the warm path wherever the flips fail had 8,171 of 60,000 solves not warm,
-  // against 249 without it and 84 with it for a moving island only (remeasured at 447e90f:
-  // 1,131 against 84, 18.5 s against 7.3 s). On a large island Step 0's path is what
-  // costs: the 40-body bin pile at rest after d changed 4 -> 6 (step 150; n = 155, LCP size
-  // 1,240) creeps into the new cone at velocities within the slack, and its Step 0 paths
-  // took 2,700 to 9,400 pivots a step, each answer refused by the next step's flips, for 7
-  // steps (0.5 to 1.6 s each, past the viewer's step budget); the warm path answers the
-  // first of them in 41 pivots, and the pile is warm from then on.
-  const bool step0_at_rest = warm_start.at_rest && size_ < kRestWarmPathSize;
-  const std::optional<LcpStatus> warm_end = step0_at_rest ? std::nullopt : warm_path(warm, &result);
+  // flip, not at_rest) or is large, Lemke's path from that basis (warm_path); when that
+  // fails, or at rest on a small island, Step 0's (path_from_warm_basis says why).
+  const std::optional<LcpStatus> warm_end =
+      path_from_warm_basis(warm_start.at_rest, size_) ? warm_path(warm, &result) : std::nullopt;
   LcpStatus status = warm_end.value_or(LcpStatus::NumericalFailure);
   result.warm_path = status == LcpStatus::Solved;
   bool refused = false;  // the path ended, but on an answer the acceptance check refuses

@@ -182,11 +182,27 @@ bool warm_answer(const MatX& M, const VecX& q, const LcpBasis& warm, const Lemke
 constexpr int kWarmPathPivots = 2;
 
 // The LCP size from which a problem at rest whose warm basis is no answer takes the warm
-// path instead of Step 0's (lemke_fast.cpp run(), solve_contact): below it Step 0's answer
-// is the one warm starts keep (the ten-block tower, size 240), above it Step 0's path is
-// long (the 40-body bin pile's main island, size 930 to 1,240: thousands of pivots a
-// step); 512 lies between the two. Every method's.
+// path instead of Step 0's: below it Step 0's answer is the one warm starts keep (the
+// ten-block tower, size 240), above it Step 0's path is long (the 40-body bin pile's main
+// island, size 930 to 1,240: thousands of pivots a step); 512 lies between the two.
 constexpr int kRestWarmPathSize = 512;
+
+// Whether a warm basis that is no answer starts Lemke's path (warm_path) before Step 0's:
+// where its answer moves, or the problem is large. At rest on a small island a path from
+// the last basis ends on another of the many answers of coplanar contacts, which the next
+// steps' warm starts keep less often than Step 0's: the ten-block tower's 600 s with the
+// warm path wherever the flips fail had 8,171 of 60,000 solves not warm, against 249
+// without it and 84 with it for a moving island only (remeasured at 447e90f: 1,131
+// against 84, 18.5 s against 7.3 s). On a large island Step 0's path is what costs: the
+// 40-body bin pile at rest after d changed 4 -> 6 (step 150; LCP size 1,240) creeps into
+// the new cone at velocities within the slack, and its Step 0 paths took 2,700 to 9,400
+// pivots a step, each answer refused by the next step's flips, for 7 steps (0.5 to 1.6 s
+// each, past the viewer's step budget); the warm path answers the first of them in 41
+// pivots, and the pile is warm from then on. Every method's (lemke_fast.cpp run(),
+// solve_contact).
+inline bool path_from_warm_basis(bool answer_at_rest, int lcp_size) {
+  return !answer_at_rest || lcp_size >= kRestWarmPathSize;
+}
 
 // The standard method's warm path (the fast methods': lemke_fast.cpp, warm_path), for a
 // warm basis that warm_answer could not make an answer: Lemke's path started at that

@@ -37,16 +37,16 @@ LcpResult solve_contact(const ContactProblem& problem, LcpMethod method,
     bool done = answered && check_contact_solution(problem, result.z).accepted &&
                 sliding_friction_row(result.z, result.w, result.basis.z_basic,
                                      problem.num_contacts(), problem.d, slack) < 0;
-    // Else, when the basis is no answer and its answer moves, or the problem is large (as
-    // the fast methods decide, lemke_fast.cpp, run()), Lemke's path from it, and Step 0's
-    // with what that left of the budget (docs/lemke-fast.md, "Warm start": 1,313 pivots
-    // against 1,615 on Lloyd's stacks under changed wrenches). The 40-body bin pile at rest
-    // with d changed 4 -> 6 (step 120) settles through steps whose Step 0 paths took 2,138
-    // to 19,161 pivots, up to 21 s each.
+    // Else, when the basis is no answer and its answer moves or the problem is large
+    // (path_from_warm_basis, as the fast methods decide), Lemke's path from it, and Step
+    // 0's with what that left of the budget (docs/lemke-fast.md, "Warm start": 1,313
+    // pivots against 1,615 on Lloyd's stacks under changed wrenches). The 40-body bin pile
+    // at rest with d changed 4 -> 6 (step 120) settled through steps whose Step 0 paths
+    // took 2,138 to 19,161 pivots, up to 21 s each.
     const bool path_from_warm =
         result.z.size() == lcp.q.size() &&
-        (!at_rest(result.z, result.w, problem.num_contacts(), problem.d, slack) ||
-         lcp.q.size() >= kRestWarmPathSize);
+        path_from_warm_basis(at_rest(result.z, result.w, problem.num_contacts(), problem.d, slack),
+                             static_cast<int>(lcp.q.size()));
     // The path's answer must also pass the contact check (the gate below), so that one it
     // refuses still leaves Step 0 its run; a stop request ends the solve.
     if (!answered && path_from_warm) {
