@@ -279,9 +279,16 @@ std::string targets() {
   const double slope = loglog_slope(reduced);
   line("slope of reduced over peg-in-hole n = 8..32", slope, "", slope <= 1.0,
        "<= 1.0, Lloyd about 1.1");
-  int total_failures = 0;
-  for (const auto& [key, m] : g_results) total_failures += m.failures;
-  out << "- rejected answers over all timed solves: " << total_failures << " (target 0)\n";
+  // The target is on Pivot's methods; the peers' rejected answers are their own figures.
+  int own_failures = 0, peer_failures = 0;
+  for (const auto& [key, m] : g_results) {
+    const Solver s = key.second;
+    const bool own = s == Solver::Standard || s == Solver::Structural || s == Solver::Reduced;
+    (own ? own_failures : peer_failures) += m.failures;
+  }
+  out << "- rejected answers of Pivot's methods over all timed solves: " << own_failures
+      << " (target 0): " << (own_failures == 0 ? "met" : "MISSED") << "\n";
+  if (solvers().size() > 3) out << "- rejected answers of the peers: " << peer_failures << "\n";
   return out.str();
 }
 
