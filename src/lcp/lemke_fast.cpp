@@ -85,6 +85,11 @@ constexpr double kMaxCover = 1e3;
 // still count every m' that the values resolve.
 constexpr double kDeterminate = 1e3;
 
+// How often a path whose z0 stays small enough to drop tries the answer with it dropped
+// (pivot_to_solution): each try is a fresh factorisation of the reduced system, a few
+// pivots' work at r ~ 240, so one in 32 costs a few per cent of a crawl that long.
+constexpr int kDropZ0Interval = 32;
+
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
 
@@ -1336,6 +1341,7 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
   bool z0_refused = false;       // this basis's answer with z0 left was refused: z0 stays
   bool refused_on_path = false;  // some basis's was: a ray at the end is another failure
   bool spared_on_path = false;   // an infeasible indeterminate row was left out: the same
+  int next_drop_try = 0;         // the first pivot a crawling path's z0 may be dropped again
   while (true) {
     if (*pivots >= max_pivots_) return LcpStatus::PivotLimit;
     if (stop_()) return LcpStatus::Cancelled;
@@ -1381,17 +1387,29 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
     // 1.2e-10 to 3e-9 (c_max 1.1, against a leaving slack of 1e-10) or at 1e-5 on the first
     // cover, singular bases, and bases at z0's leaving infeasible by 7e-9 to 1e-6 (the same
     // in long double). Their cycles' bases with z0 dropped pass at -2.3e-10 to -5.4e-10.
-    if (cycled && qz0_ >= 0.0 && qz0_ * max_cover() <= kAcceptanceTolerance * qscale &&
-        final_answer(result)) {
-      const LcpCheck share =
-          check_complementarity(result->z, result->w, qinf, kCycleShare * kAcceptanceTolerance);
-      answered_ =
-          share.accepted && qz0_ * max_cover() <= kCycleShare * kAcceptanceTolerance * qscale;
-      if (answered_) {
-        ++stats_.cycle_answers;
-        return LcpStatus::Solved;
+    //
+    // A path need not cycle to crawl there: on an island of the 40-body bin pile under the
+    // structural method (step 971, n = 1,656, a box dragged by the hand spring) z0 fell to
+    // 4e-10..7e-10 (qscale 2.9) at pivot 9,971 and stayed in that band, the bases of its last
+    // 220 pivots each an answer the rule takes at a quarter of its tolerance with z0 dropped,
+    // until the path cycled at pivot 10,490 at 1.07e-9, just outside; two more covers took
+    // 21,000 pivots. So while z0 c_max is within the quarter the same answer is tried every
+    // kDropZ0Interval pivots (one fresh factorisation each, which the pivots then build on).
+    const double z0_share = qz0_ >= 0.0 ? qz0_ * max_cover() / (kAcceptanceTolerance * qscale)
+                                        : std::numeric_limits<double>::infinity();
+    const bool crawling = !cycled && z0_share <= kCycleShare && *pivots >= next_drop_try;
+    if ((cycled && z0_share <= 1.0) || crawling) {
+      if (crawling) next_drop_try = *pivots + kDropZ0Interval;
+      if (final_answer(result)) {
+        const LcpCheck share =
+            check_complementarity(result->z, result->w, qinf, kCycleShare * kAcceptanceTolerance);
+        answered_ = share.accepted && z0_share <= kCycleShare;
+        if (answered_) {
+          ++(cycled ? stats_.cycle_answers : stats_.small_z0_answers);
+          return LcpStatus::Solved;
+        }
+        keep_cycle_end(*result, share.min_entry);
       }
-      keep_cycle_end(*result, share.min_entry);
     }
     if (reduced_ && !z0_refused) {
       for (Eigen::Index e = 0; e < Vq_.size(); ++e) path_.push_back(Vq_[e] / qz0_);

@@ -25,6 +25,7 @@ struct FastLemkeStats {
   int end_repairs = 0;  // flips that made a path's refused end an answer (repaired_end)
   int ray_answers = 0;  // rays whose basis solved afresh, z0's value dropped, the rule took
   int cycle_answers = 0;   // cycles at a small z0 ended by a basis's answer, z0 dropped
+  int small_z0_answers = 0;  // paths crawling at a small z0 ended so, without a cycle
   int friction_flips = 0;  // flips that engaged a loaded contact's friction (engage_friction)
   int warm_paths = 0;      // answers of Lemke's path started at the warm basis (warm_path)
   double factor_time_us = 0.0;          // part of the solve spent forming and factoring (31) [us]

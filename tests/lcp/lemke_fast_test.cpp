@@ -385,28 +385,36 @@ TEST(LemkeFast, RepairsAPathsRefusedEndByFlipsAfterTheCoverRestarts) {
   EXPECT_LE(r.stats.end_repairs, kEndFlips);
 }
 
-// Step 30766 of the ten-block tower's hour at d = 16 (tests/lcp/soak): the structural
-// method's second path ends on a ray with z0 above the ray's slack, and its basis solved
-// afresh, z0's value dropped, is an answer the rule takes. Before, that ray ended the method
-// (and every stage of the fallback chain: the step failed).
-TEST(LemkeFast, RayWhoseBasisIsAnAnswerEndsTheSolve) {
-  const FastLemkeResult r =
-      solve_soak_problem("block_tower_10_d16_step30766.contact", LcpMethod::Structural).result;
-  EXPECT_EQ(r.stats.ray_answers, 1);
-}
-
-// An island of the 40-body bin pile with grouped warm starts (39 bodies, 174 contacts,
-// n = 1,044; step 130, tests/lcp/soak): the structural method's first path cycles at
-// z0 = 1e-5 and its second at z0 = 1.5e-10, where every basis z0's leaving gave is
-// infeasible by 1.2e-8 to 5e-7 (so in long double too). Going once more round the cycle,
-// its first basis solved afresh with z0 dropped is an answer the rule takes (-1.6e-10).
-// Before, every cover cycled and the method failed.
-TEST(LemkeFast, CycleAtASmallZ0EndsOnABasisWhoseAnswerTheRuleTakes) {
-  const FastLemkeResult r =
-      solve_soak_problem("bin_pile_40_step130_cycle.contact", LcpMethod::Structural).result;
-  ASSERT_EQ(r.lcp.status, LcpStatus::Solved) << to_string(r.lcp.status);
-  EXPECT_EQ(r.stats.cycle_answers, 1);
-  EXPECT_EQ(r.stats.cover_restarts, 1);
+// A path that crawls at a z0 small enough to drop tries, every few pivots, its basis's answer
+// with z0 dropped, and ends on the first the rule takes at a quarter of its tolerance.
+// - Step 30766 of the ten-block tower's hour at d = 16 (tests/lcp/soak): the structural
+//   method's first path used to end on a secondary ray after a cover restart (297 pivots),
+//   its basis solved afresh with z0 dropped the answer; before that the ray ended every stage
+//   of the fallback chain.
+// - A box dragged out of the 40-body bin pile at d = 6 (step 971, n = 1,656): the first path
+//   stayed at z0 of 4e-10..7e-10 (qscale 2.9) from pivot 9,971 and cycled at 10,490 at
+//   1.07e-9, outside the cycle rule; with two more covers the solve took 31,706 pivots
+//   (4.2 s), and the steps around it up to 156,180.
+// - An island of the 40-body bin pile with grouped warm starts (39 bodies, 174 contacts,
+//   n = 1,044; step 130): the first path cycles at z0 = 1e-5, and the second cover's crawls
+//   to z0 of 1.5e-10, where every basis z0's leaving gives is infeasible by 1.2e-8 to 5e-7 (so
+//   in long double too). That path went on to cycle, and a basis of its cycle with z0 dropped
+//   was the answer; before the cycle rule every cover cycled and the method failed.
+TEST(LemkeFast, PathCrawlingAtASmallZ0EndsOnABasisWhoseAnswerTheRuleTakes) {
+  struct Case {
+    const char* file;
+    int cover_restarts;
+    int most_pivots;  // a little above today's count: 106, 10,271 and 5,403
+  };
+  const Case cases[] = {{"block_tower_10_d16_step30766.contact", 0, 150},
+                        {"bin_pile_40_drag_step971.contact", 0, 11000},
+                        {"bin_pile_40_step130_cycle.contact", 1, 6000}};
+  for (const Case& c : cases) {
+    const FastLemkeResult r = solve_soak_problem(c.file, LcpMethod::Structural).result;
+    EXPECT_EQ(r.stats.small_z0_answers, 1) << c.file;
+    EXPECT_EQ(r.stats.cover_restarts, c.cover_restarts) << c.file;
+    EXPECT_LT(r.lcp.pivots, c.most_pivots) << c.file;
+  }
 }
 
 // Step 70000 of the ten-block tower's hour at d = 4 (t = 700 s, tests/lcp/soak): every

@@ -239,9 +239,10 @@ INSTANTIATE_TEST_SUITE_P(
 // 21,577 pivots (4 s) at 8d00e3c.
 // Step 707's island under the structural method at 0b09cd9 (37 bodies, n = 1,008), which no
 // method or stage solved: every cover failed, and its cycle's answer with z0 dropped (-2.5e-10)
-// is now the method's last resort (lemke_fast.cpp, keep_cycle_end). The reduced method still
-// fails it (its paths' answers at z0's leaving are refused, down to -2.3e-6, and its cycles
-// give none the rule takes); the World's fallback chain answers it by its structural stage.
+// became the method's last resort (lemke_fast.cpp, keep_cycle_end). The reduced method failed
+// it until a path crawling at a small z0 tried that answer on the way (its paths' answers at
+// z0's leaving are refused, down to -2.3e-6, and its cycles give none the rule takes).
+// Step 971 of a box dragged out of the pile at d = 6 (n = 1,656): 31,706 structural pivots.
 // Step 75's island with `--method standard` at b4f1120 (40 bodies, n = 1,038): every run of
 // the standard method ended on an answer the rule refused, its factorised runs where z0 left
 // at a basis whose answer, solved afresh, is 2.9e-9 below zero; z0's leaving there is now
@@ -257,6 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
                       SoakCase{"bin_pile_40_step130_cycle.contact", kStructural},
                       SoakCase{"bin_pile_40_step130_cycle.contact", kReduced},
                       SoakCase{"bin_pile_40_structural_cycles.contact", kStructural},
+                      SoakCase{"bin_pile_40_structural_cycles.contact", kReduced},
+                      SoakCase{"bin_pile_40_drag_step971.contact", kReduced},
                       SoakCase{"bin_pile_40_standard_step75.contact", kStandard},
                       SoakCase{"bin_pile_40_standard_step75.contact", kStructural},
                       SoakCase{"bin_pile_40_standard_step75.contact", kReduced}),
