@@ -20,6 +20,11 @@ constexpr double kLeavingSlack = 0.1 * kAcceptanceTolerance;
 // rule's tolerance, so that the answer keeps a margin; it replaces a failure.
 constexpr double kCycleShare = 0.25;
 
+// A path need not cycle to stay at such a z0 (both Lemke solvers): while z0 c_max is within
+// kCycleShare, it tries its basis's answer with z0 dropped every this many pivots. A try is
+// a fresh solve of the basis (a few pivots' work), so one in 32 costs a few per cent.
+constexpr int kDropZ0Interval = 32;
+
 // Applies the rule to z and w = M z + q computed by the caller: with s = max(1, q_scale),
 // every w and z entry >= -1e-9 s and every |w_i z_i| <= 1e-9 s max(1, |z|_inf).
 // q_scale is |q|_inf. A non-finite entry is never accepted. residual is left at 0: w is

@@ -68,9 +68,10 @@ class FactoredLemke {
   LcpStatus follow(int entering);
   // z0 and every basic value's shortfall within slack: the basis with z0 dropped is an answer.
   bool z0_vanished(double slack) const;
-  // A basis of a cycle: z0 c_max and the basis's answer with z0 dropped within kCycleShare
-  // of the acceptance rule's tolerance.
-  bool cycle_answer() const;
+  // z0 c_max within kCycleShare of the acceptance rule's tolerance.
+  bool z0_droppable() const;
+  // The basis's answer with z0 dropped passes the rule at kCycleShare of its tolerance.
+  bool dropped_z0_answer() const;
   // z0 leaves as `entering` enters when the answer of the basis that gives, solved afresh as
   // at a path's end (complementary_z), passes the acceptance rule; else the basis stays as
   // it was and the path goes on (lemke_fast.cpp: z0's leaving judged by its answer).

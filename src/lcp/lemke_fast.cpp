@@ -85,11 +85,6 @@ constexpr double kMaxCover = 1e3;
 // still count every m' that the values resolve.
 constexpr double kDeterminate = 1e3;
 
-// How often a path whose z0 stays small enough to drop tries the answer with it dropped
-// (pivot_to_solution): each try is a fresh factorisation of the reduced system, a few
-// pivots' work at r ~ 240, so one in 32 costs a few per cent of a crawl that long.
-constexpr int kDropZ0Interval = 32;
-
 // How a basic row with m' < 0 takes part in the ratio test.
 enum class Blocking { No, Indeterminate, Determinate };
 
