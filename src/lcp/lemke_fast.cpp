@@ -345,8 +345,9 @@ class FastLemke {
   std::vector<double> entries_;
   std::vector<char> warm_basic_;  // the warm start's (or a refused end's) basis as it is repaired
   std::vector<char> first_refused_;  // the basic z of the first path end the rule refused
-  // The cycle answer the rule takes at its full tolerance but not at kCycleShare of it (the
-  // one with the least negative entry over every cover), its basic z, and that entry.
+  // The answer of a cycle's or a crawling path's basis, z0 dropped, that the rule takes at
+  // its full tolerance but not at the share asked (the one with the least negative entry
+  // over every cover), its basic z, and that entry.
   LcpResult cycle_end_;
   std::vector<char> cycle_end_basic_;
   double cycle_end_min_ = -std::numeric_limits<double>::infinity();
@@ -1247,8 +1248,9 @@ bool FastLemke::another_cover() {
   return true;
 }
 
-// A cycle's answer the rule takes at its full tolerance, kept when its most negative entry
-// is above that of the one kept so far (with its basis, the current basic z).
+// A cycle's or crawling path's answer the rule takes at its full tolerance, kept when its
+// most negative entry is above that of the one kept so far (with its basis, the current
+// basic z).
 void FastLemke::keep_cycle_end(const LcpResult& answer, double min_entry) {
   if (!(min_entry > cycle_end_min_)) return;
   cycle_end_min_ = min_entry;
