@@ -213,7 +213,7 @@ bool refine(const Factors& factors, const MatX& A, const VecX& rhs, VecX* x) {
 
 // Below this reciprocal condition estimate a square system counts as numerically singular:
 // the refinement no longer converges once eps cond(A) reaches one (Higham, Sec. 12.1), and
-// a hundredth of that keeps its answer to about two digits before the acceptance rule.
+// the floor keeps a hundredfold margin from there.
 constexpr double kMinSquareRcond = 100.0 * std::numeric_limits<double>::epsilon();
 
 // From this size on a square system is factorised by LU (solve_refined). Below it the QR

@@ -604,6 +604,30 @@ TEST(FactoredRun, LeadsTheStandardMethodOnAPilesIsland) {
   EXPECT_EQ(path.basis.z_basic, factored.basic_z());
 }
 
+// complementary_z solves a square basis by QR below 256 unknowns and by LU from there (the
+// bin pile's bases, about 600): on both sides an exact answer to the refinement's accuracy,
+// and numerically dependent columns reported, not solved.
+TEST(ComplementaryZ, SolvesWellConditionedBasesAndRefusesDependentOnesAtEverySize) {
+  for (int n : {40, 255, 256, 400}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::mt19937 rng(n);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    // Diagonally dominant: cond about 3, so the refined z_a is exact to a few ulps.
+    MatX M = MatX::NullaryExpr(n, n, [&] { return u(rng) / n; });
+    M.diagonal().array() += 2.0;
+    const VecX z_true = VecX::NullaryExpr(n, [&] { return 1.0 + u(rng) * 0.5; });
+    std::vector<int> alpha(n);
+    for (int j = 0; j < n; ++j) alpha[j] = j;
+    const VecX q = -M * z_true;
+    VecX z;
+    ASSERT_TRUE(complementary_z(M, q, alpha, alpha, &z));
+    EXPECT_LE((z - z_true).lpNorm<Eigen::Infinity>(), 1e-14);
+    // Two equal columns: M_aa is singular, whatever the rounding of its factors.
+    M.col(n - 1) = M.col(0);
+    EXPECT_FALSE(complementary_z(M, VecX(-M * VecX::Ones(n)), alpha, alpha, &z));
+  }
+}
+
 TEST(LemkeRatioTest, PrefersSmallestRatioAndReportsTies) {
   std::vector<int> ties;
   double theta = 0.0;
