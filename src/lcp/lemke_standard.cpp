@@ -229,10 +229,10 @@ constexpr int kMinLuSize = 256;
 //
 // A large square A (every complementary basis: the warm start's flips, a path's end) is
 // factorised by LU with partial pivoting, blocked into matrix products, and judged by its
-// condition estimate; the column-pivoted QR is not blocked, and on the 40-body bin pile (k
-// about 600 basic z) it was 55 % of `pivot run scenes/bin_pile_40.json --method standard`,
-// up to 17 factorisations a step in the warm start's flips (perf over the first 110 steps,
-// 235 s).
+// condition estimate; the column-pivoted QR is not blocked, and on the 40-body bin pile
+// under the standard method (the saved islands of tests/lcp/soak reach 452 basic z) it was
+// 55 % of the first 110 steps (perf over a driver stepping the library, 235 s), with up to
+// 17 factorisations a step in the warm start's flips.
 bool solve_refined(const MatX& A, const VecX& rhs, VecX* x) {
   if (A.rows() == A.cols() && A.rows() >= kMinLuSize) {
     const Eigen::PartialPivLU<MatX> lu(A);
