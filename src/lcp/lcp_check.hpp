@@ -17,7 +17,9 @@ constexpr double kLeavingSlack = 0.1 * kAcceptanceTolerance;
 
 // A path that cycles at a tiny z0 may end on one of its cycle's bases with z0 dropped
 // (both Lemke solvers): when z0 c_max and that basis's answer are within this share of the
-// rule's tolerance, so that the answer keeps a margin; it replaces a failure.
+// rule's tolerance, so that the answer keeps a margin; it replaces a failure. (The fast
+// methods hold only an answer at rest to it: a moving island's cycle is answered at the
+// whole tolerance, lemke_fast.cpp.)
 constexpr double kCycleShare = 0.25;
 
 // A path need not cycle to stay at such a z0 (both Lemke solvers): while z0 c_max is within

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "lcp/friction_at_rest.hpp"
+#include "lcp/lcp_check.hpp"
 #include "lcp/lemke_standard.hpp"
 #include "pivot/lcp.hpp"
 #include "support/lloyd_problems.hpp"
@@ -424,6 +426,28 @@ TEST(LemkeFast, PathCrawlingAtASmallZ0EndsOnABasisWhoseAnswerTheRuleTakes) {
     EXPECT_EQ(r.stats.cover_restarts, c.cover_restarts) << c.file;
     EXPECT_LT(r.lcp.pivots, c.most_pivots) << c.file;
   }
+}
+
+// A moving island's path that cycles at a z0 between a quarter of the rule's tolerance and
+// the whole of it ends on its cycle's basis with z0 dropped, an answer the rule takes; at
+// the quarter the path was refused and another cover from Step 0 paid the path again. Step
+// 130 of the 40-body bin pile (grouped warm starts, n = 1,044), reduced method: its first
+// path cycles at z0 = 1e-5, far from any answer, and the second cover's cycle is answered
+// (3,516 pivots; 10,416 when that cycle too was refused).
+TEST(LemkeFast, CycleOnAMovingIslandEndsOnAnAnswerAtTheRulesWholeTolerance) {
+  const SoakSolve s = solve_soak_problem("bin_pile_40_step130_cycle.contact", LcpMethod::Reduced);
+  const FastLemkeResult& r = s.result;
+  EXPECT_EQ(r.stats.cycle_answers, 1);
+  EXPECT_EQ(r.stats.cover_restarts, 1);
+  EXPECT_LT(r.lcp.pivots, 4000);  // 3,516 today
+  const double qinf =
+      contact_lcp_w(s.problem, VecX::Zero(s.problem.lcp_size())).lpNorm<Eigen::Infinity>();
+  const VecX w = contact_lcp_w(s.problem, r.lcp.z);
+  EXPECT_FALSE(at_rest(r.lcp.z, w, s.problem.num_contacts(), s.problem.d,
+                       kLeavingSlack * std::max(1.0, qinf)));
+  // Taken beyond the quarter: the quarter alone refuses it.
+  EXPECT_FALSE(
+      check_complementarity(r.lcp.z, w, qinf, kCycleShare * kAcceptanceTolerance).accepted);
 }
 
 // Step 70000 of the ten-block tower's hour at d = 4 (t = 700 s, tests/lcp/soak): every
