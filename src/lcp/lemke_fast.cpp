@@ -1405,8 +1405,8 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
     // of the drag sequence in docs/robustness.md) the first path cycled at pivot 9,064 at
     // z0 = 1.6e-9 (qscale 2.9, share 0.56), each basis of the cycle with z0 dropped an answer
     // at -1.6e-9; refused, three more covers took the step to 36,496 pivots, and steps 970
-    // to 986 each took 10,642 to 92,529. Taken, the step ends there, and from step 975 on
-    // the island's steps take its warm path again (under 500 pivots each).
+    // to 999 took 992,160 (10,642 to 126,379 each). Taken, the step ends there: the 30 steps
+    // take 69,425 pivots, each from 975 on under 500.
     const bool crawling = !cycled && z0_share <= kCycleShare && *pivots >= next_drop_try;
     if ((cycled && z0_share <= 1.0) || crawling) {
       if (crawling) next_drop_try = *pivots + kDropZ0Interval;
