@@ -1412,8 +1412,9 @@ std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start s
       if (crawling) next_drop_try = *pivots + kDropZ0Interval;
       if (final_answer(result)) {
         const bool rest = at_rest(result->z, result->w, n_, d_, answer_slack());
-        double share_wanted = rest ? kLeavingSlack / kAcceptanceTolerance : kCycleShare;
-        if (cycled) share_wanted = rest ? kCycleShare : 1.0;
+        const double share_wanted =
+            cycled ? (rest ? kCycleShare : 1.0)
+                   : (rest ? kLeavingSlack / kAcceptanceTolerance : kCycleShare);
         const LcpCheck share =
             check_complementarity(result->z, result->w, qinf, share_wanted * kAcceptanceTolerance);
         answered_ = share.accepted && z0_share <= share_wanted;

@@ -605,7 +605,7 @@ TEST(FactoredRun, LeadsTheStandardMethodOnAPilesIsland) {
 }
 
 // complementary_z solves a square basis by QR below 256 unknowns and by LU from there (the
-// bin pile's bases, about 600): on both sides an exact answer to the refinement's accuracy,
+// bin pile's saved islands reach 452): on both sides an exact answer to the refinement's accuracy,
 // and numerically dependent columns reported, not solved.
 TEST(ComplementaryZ, SolvesWellConditionedBasesAndRefusesDependentOnesAtEverySize) {
   for (int n : {40, 255, 256, 400}) {
