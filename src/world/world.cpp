@@ -312,6 +312,12 @@ bool World::step_island(int island_index) {
 
   // (contact LCP, last step's bases) => impulses z, or a failed solve kept for the caller
   t0 = Clock::now();
+  // A cancelled solve's time (since t0, this stage's or the push's start) counts as the
+  // step's: it is where an abandoned step's budget went.
+  const auto abandon = [&] {
+    stats.solve_us += microseconds_since(t0);
+    return false;
+  };
   VecX& z = kept.z;
   z.setZero(problem.lcp_size());
   bool solved = false;
@@ -335,7 +341,7 @@ bool World::step_island(int island_index) {
         recovery_depths(in.gaps_m, in.groups.groups, 0.0, &kept.deferred_depth_m);
     const LcpResult* solve_result = &solve(problem, kept.warm, island_index,
                                            deferrable ? OnFailure::Return : OnFailure::FallBack);
-    if (solve_result->status == LcpStatus::Cancelled) return false;
+    if (solve_result->status == LcpStatus::Cancelled) return abandon();
     // A penetration within the slop asks the velocity LCP to separate the contact
     // (b = f/h < 0), and where friction locks a wedge that LCP may have no solution: the
     // peg of peg_in_hole_jam.json at mu = 2, 2e-7 m into its wall at step 2, ends on a
@@ -350,7 +356,7 @@ bool World::step_island(int island_index) {
       in.stepper.recovery_depth_m.swap(kept.deferred_depth_m);
       assemble_stewart_trinkle(in.stepper, &kept.problem);
       solve_result = &solve(problem, kept.warm, island_index, OnFailure::FallBack);
-      if (solve_result->status == LcpStatus::Cancelled) return false;
+      if (solve_result->status == LcpStatus::Cancelled) return abandon();
       stats.deferred_penetrations += solve_result->status == LcpStatus::Solved;
     }
     const LcpResult& result = *solve_result;
@@ -395,7 +401,7 @@ bool World::step_island(int island_index) {
   // instead of one side of every group: on the 40-box pile's step 130 (565 contacts, 1,820
   // groups) the cold push solved 2,385 planes (n = 14,310) in 1,628 pivots, half the step.
   const LcpResult& push = solve(pseudo, kept.basis, island_index, OnFailure::FallBack);
-  if (push.status == LcpStatus::Cancelled) return false;
+  if (push.status == LcpStatus::Cancelled) return abandon();
   if (push.status == LcpStatus::Solved) {
     const VecX u = kept.solver.velocity(pseudo, push.z, kept.solved.columns) - v_solved;
     for (size_t k = 0; k < island.bodies.size(); ++k) {
