@@ -41,8 +41,13 @@ struct StepStats {
   // The step was abandoned: a solve was cancelled (LemkeOptions::cancel, or the deadline
   // of WorldOptions::step_time_limit_s). The state is the step's start, untouched.
   bool cancelled = false;
+  // Substeps of h / substeps the step took: more than 1 only when a body spins too fast
+  // for h to resolve its rotation (a needle about its axis, docs/stewart-trinkle.md).
+  // Then the counts above are summed over the substeps, the contacts and groups and the
+  // impulses (World::impulses) are the last substep's.
+  int substeps = 1;
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
-  double time_step_s = 0.0;        // h of this step: impulse / h is the mean contact force [N]
+  double time_step_s = 0.0;        // h of this (sub)step: impulse / h is the mean force [N]
   // Stage times [us]: collision and integration wall time; assembly, solve and the
   // islands' part of integration summed over islands (on several threads, more than the
   // step's wall time).
@@ -159,6 +164,7 @@ class World {
 
   // The stages of step(), in order (src/world/world.cpp).
   void begin_step();
+  void begin_substep();
   void gather_wrenches();
   void detect_contacts();
   void step_islands();                 // step_island on every island, on options' threads

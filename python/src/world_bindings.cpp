@@ -207,6 +207,9 @@ void bind_world(py::module_& m) {
       .def_readonly("deferred_penetrations", &StepStats::deferred_penetrations,
                     "islands whose velocity LCP had no solution with a penetration in it (a "
                     "wedge friction locks), solved with all of it left to the recovery push")
+      .def_readonly("substeps", &StepStats::substeps,
+                    "substeps of h / substeps the step took: above 1 only when a body spins too "
+                    "fast for h to resolve its rotation (counts summed over them)")
       .def_readonly("cancelled", &StepStats::cancelled,
                     "the step ran past step_time_limit and was abandoned: the state is its start")
       .def_readonly("failures", &StepStats::failures,

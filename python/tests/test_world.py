@@ -156,3 +156,17 @@ def test_islands_on_two_threads_give_the_same_steps(scenes):
     assert islands > 100
     with pytest.raises(ValueError, match="threads must be >= 1"):
         pivot.World(scene, threads=0)
+
+
+def test_a_needle_spinning_about_its_axis_is_stepped_in_substeps(source_dir):
+    # tests/world/needle_drop.json: its impact spins it about its axis too fast for one
+    # rotation a step, so those steps run as substeps (docs/stewart-trinkle.md), and it
+    # falls over and lies on the floor, its centre one radius (2 mm) up.
+    world = pivot.World(pivot.load_scene(str(source_dir / "tests" / "world" / "needle_drop.json")))
+    substeps = []
+    for _ in range(300):
+        world.step()
+        substeps.append(world.stats.substeps)
+    assert substeps[0] == 1 and max(substeps) >= 5
+    needle = world.body_names.index("needle")
+    assert world.positions[needle, 2] == pytest.approx(0.002, abs=1e-4)

@@ -29,6 +29,17 @@ Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& g
 StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
                        const Vec6& wrench, double h_s, double bounding_radius_m);
 
+// The substeps (>= 1) a step of h needs for the body's rotation to be resolved. A step
+// turns the body by exp(h w) with w held (integrate_pose), where torque-free motion holds
+// the angular momentum: its body-frame w drifts at I^-1 (w x I w), precessing at a rate nu
+// (Euler's equations). Where nu h is large the held rotation misses the drifting part: a
+// needle spinning about its axis at 573 rad/s while it tumbled stood up on its tip at
+// h = 0.01 s instead of falling over (docs/stewart-trinkle.md). Substeps of h / N with
+// nu h / N <= kResolvedPrecession when the rotation the held w misses over the step
+// exceeds kMissedRotation; a body spinning steadily about a principal axis (a needle
+// rolling on its side) has no drift and needs none.
+int rotation_substeps(const Body& body, const BodyState& state, double h_s);
+
 // x += h (v + u); q <- exp(h (w + u_w) / 2) q, renormalised (a unit quaternion keeps R a
 // rotation). u = (u, u_w) is the penetration-recovery pseudo-velocity of the step
 // (src/dynamics/penetration_recovery.hpp): it moves the pose and is not kept.

@@ -65,8 +65,32 @@ struct World::Pipeline {
   std::vector<IslandStorage> per_island;
   StepWorkers workers;
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
+  double start_time_s = 0.0;     // and its time
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
+  int substeps = 1;              // of this step (rotation_substeps)
 };
+
+namespace {
+
+// A step takes at most this many substeps: a body spinning faster than that resolves is
+// stepped with its rotation less resolved, not at any cost.
+constexpr int kMaxSubsteps = 64;
+
+// Holds *h_s at h_s / substeps while the substeps of a step run, and gives it back.
+class SubstepLength {
+ public:
+  SubstepLength(double* h_s, int substeps) : h_s_(h_s), h_(*h_s) { *h_s_ = h_ / substeps; }
+  ~SubstepLength() { *h_s_ = h_; }
+  double step_s() const { return h_; }  // the whole step's h
+  SubstepLength(const SubstepLength&) = delete;
+  SubstepLength& operator=(const SubstepLength&) = delete;
+
+ private:
+  double* h_s_;
+  double h_;
+};
+
+}  // namespace
 
 World::World(Scene scene, WorldOptions options)
     : scene_(std::move(scene)), options_(std::move(options)) {
@@ -139,35 +163,66 @@ double World::energy_j() const {
 }
 
 const StepStats& World::step() {
-  begin_step();       // (options) => empty outputs, the start state kept, the solves' deadline
-  gather_wrenches();  // (applied and scripted wrenches, t) => the wrench on each body
-  detect_contacts();  // (states, wrenches) => contacts, groups, islands
-  step_islands();     // (islands) => their bodies' velocities, impulses, failed solves
-  if (!merge_islands()) return abandon_step();  // false: a solve was cancelled
-  integrate_poses();  // (velocities, recovery pseudo-velocities) => poses, t + h
+  begin_step();  // (options, states) => empty outputs, the start kept, the deadline, substeps
+  // A body spinning too fast for h (a needle about its axis) is resolved by substeps of
+  // h / N; every other step is one substep of h (docs/stewart-trinkle.md).
+  const SubstepLength length(&scene_.settings.time_step_s, pipeline_->substeps);
+  for (int k = 0; k < pipeline_->substeps; ++k) {
+    try {
+      begin_substep();    // => the last substep's impulses cleared, the bases rolled over
+      gather_wrenches();  // (applied and scripted wrenches, t) => the wrench on each body
+      detect_contacts();  // (states, wrenches) => contacts, groups, islands
+      step_islands();     // (islands) => their bodies' velocities, impulses, failed solves
+      if (!merge_islands()) return abandon_step();  // false: a solve was cancelled
+    } catch (...) {
+      // A failure in a later substep leaves the step's start, as in the first.
+      if (k > 0) {
+        state_.bodies = pipeline_->start;
+        state_.time_s = pipeline_->start_time_s;
+      }
+      throw;
+    }
+    integrate_poses();  // (velocities, recovery pseudo-velocities) => poses, t + h / N
+  }
+  state_.time_s = pipeline_->start_time_s + length.step_s();
+  ++state_.step;
   return stats_;
 }
 
-// (options) => the last step's outputs cleared, its start state kept for abandon_step, the
-// solves' deadline set, the warm-start bases rolled over
+// (options, states) => the last step's failed solves cleared, its start state kept for
+// abandon_step, the solves' deadline set, the substeps the bodies' spins need
 void World::begin_step() {
   if (options_.threads < 1) {
     throw std::invalid_argument("threads must be >= 1, got " + std::to_string(options_.threads));
   }
   stats_ = StepStats{};
-  stats_.time_step_s = scene_.settings.time_step_s;
-  impulses_.clear();
-  side_impulses_.clear();
   failed_solves_.clear();
   Pipeline& p = *pipeline_;
   p.start = state_.bodies;
+  p.start_time_s = state_.time_s;
   p.lemke = options_.lemke;
   if (options_.step_time_limit_s > 0.0) {
     p.lemke.deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(options_.step_time_limit_s));
   }
-  p.bases.begin_step();
+  p.substeps = 1;
+  for (size_t k = 0; k < scene_.bodies.size(); ++k) {
+    if (scene_.bodies[k].fixed) continue;
+    p.substeps = std::max(p.substeps, rotation_substeps(scene_.bodies[k], state_.bodies[k],
+                                                        scene_.settings.time_step_s));
+  }
+  p.substeps = std::min(p.substeps, kMaxSubsteps);
+  stats_.substeps = p.substeps;
+}
+
+// (substep) => its h in the stats, the last substep's impulses cleared (a step reports its
+// last substep's), the warm-start bases rolled over as from step to step
+void World::begin_substep() {
+  stats_.time_step_s = scene_.settings.time_step_s;
+  impulses_.clear();
+  side_impulses_.clear();
+  pipeline_->bases.begin_step();
 }
 
 // (cancelled step) => the step's starting state back, no impulses; the warm-start bases
@@ -175,6 +230,7 @@ void World::begin_step() {
 const StepStats& World::abandon_step() {
   Pipeline& p = *pipeline_;
   state_.bodies = p.start;
+  state_.time_s = p.start_time_s;
   impulses_.clear();
   side_impulses_.clear();
   failed_solves_.clear();
@@ -225,7 +281,7 @@ void World::detect_contacts() {
   }
   p.island_list = &p.islands.build(scene_.bodies, collision);
   p.recovery.assign(scene_.bodies.size(), Vec6::Zero());
-  stats_.collision_us = microseconds_since(t0);
+  stats_.collision_us += microseconds_since(t0);
 }
 
 // (islands) => step_island on each, on up to WorldOptions::threads threads
@@ -439,7 +495,6 @@ void World::integrate_poses() {
     }
   }
   state_.time_s += scene_.settings.time_step_s;
-  ++state_.step;
   stats_.integrate_us += microseconds_since(t0);
 }
 

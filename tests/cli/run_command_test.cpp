@@ -75,6 +75,28 @@ TEST(RunCommand, JsonSummaryReportsTheRun) {
   EXPECT_EQ(j["island_solves"], 50);
   EXPECT_EQ(j["warm_starts"], 49);
   EXPECT_EQ(j["warm_paths"], 0);  // at rest no path starts at the basis
+  EXPECT_EQ(j["substepped_steps"]["steps"], 0);
+}
+
+// A needle spinning about its axis after its impact (tests/world/needle_drop.json): the
+// summary says how many steps ran as substeps, and in how many.
+TEST(RunCommand, SummaryCountsTheStepsRunAsSubsteps) {
+  const std::string needle = std::string(PIVOT_SOURCE_DIR) + "/tests/world/needle_drop.json";
+  const test::ProgramRun run = run_pivot("run " + needle + " --duration 1 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json j = nlohmann::json::parse(run.output);
+  const int steps = j["substepped_steps"]["steps"];
+  const int substeps = j["substepped_steps"]["substeps"];
+  EXPECT_GT(steps, 0);
+  EXPECT_LE(steps, 100);
+  EXPECT_GE(substeps, 2 * steps);
+  const test::ProgramRun text = run_pivot("run " + needle + " --duration 1");
+  EXPECT_NE(text.output.find("substeps         " + std::to_string(steps) + " steps in " +
+                             std::to_string(substeps) +
+                             " substeps (a body spinning too fast for h to resolve its "
+                             "rotation)\n"),
+            std::string::npos)
+      << text.output;
 }
 
 // Egan's corner (scenes/egan_corner.json, tests/scenes/egan_corner_test.cpp): one step,

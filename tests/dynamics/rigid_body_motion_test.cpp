@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace pivot {
 namespace {
 
@@ -102,6 +104,56 @@ TEST(RigidBodyMotion, IntegratePoseRotatesByAngleTimesStep) {
   const Eigen::AngleAxisd aa(state.pose.orientation);
   EXPECT_NEAR(aa.angle(), 0.5, 1e-14);
   EXPECT_NEAR(aa.axis().z(), 1.0, 1e-14);
+}
+
+// A needle: a 0.4 m rod of 2 mm radius (axis z), I_axis << I_perp.
+Body needle() {
+  Body body;
+  body.name = "needle";
+  body.mass_kg = 0.04;
+  const double r = 0.002, length = 0.4, m = body.mass_kg;
+  const double axial = m * r * r / 2, across = m * (3 * r * r + length * length) / 12;
+  body.inertia_body_kgm2 = Mat3(Eigen::Vector3d(across, across, axial).asDiagonal());
+  return body;
+}
+
+BodyState spinning(const Vec3& w_world, const Quat& q = Quat::Identity()) {
+  BodyState state;
+  state.pose.orientation = q;
+  state.twist.angular = w_world;
+  return state;
+}
+
+// A symmetric top's body-frame w precesses at nu = w_a (I_perp - I_axis) / I_perp. The
+// needle spinning at 573 rad/s with 0.3 rad/s across (docs/stewart-trinkle.md) needs
+// ceil(nu h / 0.5) substeps at h = 0.01 s: 12.
+TEST(RigidBodyMotion, ASpinningTumblingNeedleTakesTheSubstepsItsPrecessionNeeds) {
+  const Body body = needle();
+  const Mat3& I = body.inertia_body_kgm2;
+  const double w_axis = 573.0, h = 0.01;
+  const double nu = w_axis * (I(0, 0) - I(2, 2)) / I(0, 0);
+  const Quat tilted(Eigen::AngleAxisd(0.3, Vec3::UnitX()));
+  const Vec3 w = tilted * Vec3(0.3, 0.0, w_axis);
+  EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), h),
+            static_cast<int>(std::ceil(nu * h / 0.5)));
+  EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), h), 12);
+  // Ten times the step needs ten times the substeps. At a tenth of it, where the needle
+  // fell as it should, the held rotation misses 1/2 |drift| h^2 = 9e-5 rad: one step.
+  EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), 0.1),
+            static_cast<int>(std::ceil(nu * 0.1 / 0.5)));
+  EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), 0.001), 1);
+}
+
+// A steady spin about a principal axis does not drift, so exp(h w) is its exact motion:
+// a needle rolling on its side at 610 rad/s, a ball spinning at any rate, a brick
+// tumbling at 10 rad/s (its drift resolved at h = 0.01 s) take one step.
+TEST(RigidBodyMotion, SpinsThatOneRotationResolvesTakeNoSubsteps) {
+  EXPECT_EQ(rotation_substeps(needle(), spinning(Vec3(0, 0, 610)), 0.01), 1);
+  Body ball = needle();
+  ball.inertia_body_kgm2 = 1e-4 * Mat3::Identity();
+  EXPECT_EQ(rotation_substeps(ball, spinning(Vec3(300, -200, 900)), 0.01), 1);
+  EXPECT_EQ(rotation_substeps(brick(), spinning(Vec3(6, 5, 6)), 0.01), 1);
+  EXPECT_EQ(rotation_substeps(needle(), BodyState{}, 0.01), 1);
 }
 
 }  // namespace

@@ -74,6 +74,9 @@ struct RunSummary {
   int failures = 0;
   int recoveries = 0;
   int deferred_penetrations = 0;
+  // Steps a fast spin split into substeps (StepStats::substeps > 1), and their substeps.
+  int substepped_steps = 0;
+  std::int64_t substeps_taken = 0;
   // Max groups: the selections each step tried, over the steps that searched, and the
   // searches that spent their budget (StepStats::selection_budgets_exhausted).
   std::vector<int> selections;
@@ -149,6 +152,7 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
     j["deferred_penetrations"] = s.deferred_penetrations;
+    j["substepped_steps"] = {{"steps", s.substepped_steps}, {"substeps", s.substeps_taken}};
     j["selections_per_step"] = {{"steps", s.selections.size()},
                                 {"median", selections_median},
                                 {"p99", selections_p99},
@@ -191,6 +195,12 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   if (!rescued.empty()) rescued += ")";
   std::printf("fallbacks        %d%s, failures %d\n", s.fallbacks, rescued.c_str(), s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
+  if (s.substepped_steps > 0) {
+    std::printf(
+        "substeps         %d steps in %lld substeps (a body spinning too fast for h to resolve "
+        "its rotation)\n",
+        s.substepped_steps, static_cast<long long>(s.substeps_taken));
+  }
   if (s.deferred_penetrations > 0) {
     std::printf(
         "deferred         %d (penetrations left to the push where the velocity LCP had no "
@@ -267,6 +277,10 @@ int run_scene(const RunOptions& o) {
       }
       s.recoveries += st.recoveries;
       s.deferred_penetrations += st.deferred_penetrations;
+      if (st.substeps > 1) {
+        ++s.substepped_steps;
+        s.substeps_taken += st.substeps;
+      }
       if (st.selections > 0) s.selections.push_back(st.selections);
       s.selection_budgets_exhausted += st.selection_budgets_exhausted;
       s.collision_us += st.collision_us;
