@@ -163,7 +163,7 @@ double World::energy_j() const {
 }
 
 const StepStats& World::step() {
-  begin_step();  // (options, states) => empty outputs, the start kept, the deadline, substeps
+  begin_step();  // (options, states) => failed solves cleared, the start kept, the deadline, N
   // A body spinning too fast for h (a needle about its axis) is resolved by substeps of
   // h / N; every other step is one substep of h (docs/stewart-trinkle.md).
   const SubstepLength length(&scene_.settings.time_step_s, pipeline_->substeps);
