@@ -20,6 +20,9 @@ namespace {
 constexpr double kResolvedPrecession = 0.5;
 // The rotation [rad] the held w may miss over a step before substeps are taken.
 constexpr double kMissedRotation = 1e-3;
+// A step takes at most this many substeps: a body spinning faster than that resolves is
+// stepped with its rotation less resolved, not at any cost.
+constexpr int kMaxSubsteps = 64;
 
 // [a]x: [a]x b = a x b.
 Mat3 skew(const Vec3& a) {
@@ -69,7 +72,9 @@ int rotation_substeps(const Body& body, const BodyState& state, double h_s) {
   // turns the drifting part round (nu h > 2), all of it, about |drift| h / nu.
   const double missed = drift.norm() * h_s * std::min(0.5 * h_s, 1.0 / std::max(nu, 1e-300));
   if (!(missed > kMissedRotation)) return 1;
-  return std::max(1, static_cast<int>(std::ceil(nu * h_s / kResolvedPrecession)));
+  const double wanted = std::ceil(nu * h_s / kResolvedPrecession);
+  if (!(wanted < kMaxSubsteps)) return kMaxSubsteps;
+  return std::max(1, static_cast<int>(wanted));
 }
 
 StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,

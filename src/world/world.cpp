@@ -72,10 +72,6 @@ struct World::Pipeline {
 
 namespace {
 
-// A step takes at most this many substeps: a body spinning faster than that resolves is
-// stepped with its rotation less resolved, not at any cost.
-constexpr int kMaxSubsteps = 64;
-
 // Holds *h_s at h_s / substeps while the substeps of a step run, and gives it back.
 class SubstepLength {
  public:
@@ -212,7 +208,6 @@ void World::begin_step() {
     p.substeps = std::max(p.substeps, rotation_substeps(scene_.bodies[k], state_.bodies[k],
                                                         scene_.settings.time_step_s));
   }
-  p.substeps = std::min(p.substeps, kMaxSubsteps);
   stats_.substeps = p.substeps;
 }
 

@@ -137,11 +137,13 @@ TEST(RigidBodyMotion, ASpinningTumblingNeedleTakesTheSubstepsItsPrecessionNeeds)
   EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), h),
             static_cast<int>(std::ceil(nu * h / 0.5)));
   EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), h), 12);
-  // Ten times the step needs ten times the substeps. At a tenth of it, where the needle
-  // fell as it should, the held rotation misses 1/2 |drift| h^2 = 9e-5 rad: one step.
-  EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), 0.1),
-            static_cast<int>(std::ceil(nu * 0.1 / 0.5)));
+  // Five times the step needs five times the substeps (58). At a tenth of it, where the
+  // needle fell as it should, the held rotation misses 1/2 |drift| h^2 = 9e-5 rad: one step.
+  EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), 0.05),
+            static_cast<int>(std::ceil(nu * 0.05 / 0.5)));
   EXPECT_EQ(rotation_substeps(body, spinning(w, tilted), 0.001), 1);
+  // A hundred times the spin would need 1,146: the step's cost is capped at 64.
+  EXPECT_EQ(rotation_substeps(body, spinning(100.0 * w, tilted), h), 64);
 }
 
 // A steady spin about a principal axis does not drift, so exp(h w) is its exact motion:
