@@ -1,5 +1,7 @@
 #include "support/shipped_scene.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -13,6 +15,19 @@ Scene shipped_scene(const std::string& file_name) {
     throw std::runtime_error(text);
   }
   return std::move(loaded.scene);
+}
+
+std::vector<std::string> shipped_scene_files() {
+  std::vector<std::string> files;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(PIVOT_SOURCE_DIR) + "/scenes")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".json" && name.find(".schema.") == std::string::npos) {
+      files.push_back(name);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 int body_index(const Scene& scene, const std::string& name) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "pivot/world.hpp"
 
@@ -13,6 +14,9 @@ namespace pivot::test {
 // scenes/<file_name> read with read_scene_file. A shipped scene loads without warnings:
 // throws std::runtime_error listing them otherwise.
 Scene shipped_scene(const std::string& file_name);
+
+// The scene files of scenes/ (their names, sorted), the JSON schemas left out.
+std::vector<std::string> shipped_scene_files();
 
 // Index of the body called name; throws std::invalid_argument when there is none.
 int body_index(const Scene& scene, const std::string& name);

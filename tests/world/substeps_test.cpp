@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -59,14 +58,7 @@ TEST(Substeps, ANeedleSpinningAboutItsAxisFallsOverAndLiesOnTheFloor) {
 // has landed, every push been given), the bin pile's first 0.4 s (its landing, which
 // follows, costs seconds a step under ASan).
 TEST(Substeps, NoShippedSceneTakesThem) {
-  std::vector<std::string> files;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(PIVOT_SOURCE_DIR) + "/scenes")) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".json" && name.find("schema") == std::string::npos) {
-      files.push_back(name);
-    }
-  }
+  const std::vector<std::string> files = test::shipped_scene_files();
   ASSERT_GE(files.size(), 20u);
   for (const std::string& file : files) {
     World world(test::shipped_scene(file));
