@@ -266,7 +266,7 @@ bool ray_z(const MatX& M, const VecX& q, const VecX& c, const std::vector<int>& 
   VecX v;
   if (!solve_refined(A, VecX(-q(rows)), &v)) return false;
   *z = VecX::Zero(q.size());
-  (*z)(alpha) = v.head(k).cwiseMax(0.0);
+  (*z)(alpha) = v.head(k);
   return true;
 }
 
@@ -751,8 +751,8 @@ int flip_to_answer(const MatX& M, const VecX& q, int max_flips, double slack,
     // The basis as given keeps its answer in *z, *w; a flipped one's goes there if taken.
     VecX& answer_z = flips == 0 ? *z : z_flipped;
     VecX& answer_w = flips == 0 ? *w : w_flipped;
-    answer_z = exact.cwiseMax(0.0);
-    answer_w = M * answer_z + q;
+    answer_z = exact;
+    answer_w = w_exact;
     if (lowest >= -slack &&
         check_complementarity(answer_z, answer_w, q.lpNorm<Eigen::Infinity>()).accepted) {
       if (flips > 0) {
@@ -868,9 +868,7 @@ bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha
   if (alpha.empty()) return true;
   VecX z_a;
   if (!solve_refined(M, q, rows, alpha, &z_a)) return false;
-  // Degenerate basic variables, zero in exact arithmetic, come out as +-ulp; the
-  // returned z is nonnegative and it is that z the acceptance check judges.
-  (*z)(alpha) = z_a.cwiseMax(0.0);
+  (*z)(alpha) = z_a;  // as solved, not clamped (lemke_standard.hpp)
   return true;
 }
 
