@@ -247,7 +247,13 @@ int FactoredLemke::leaving_row() {
 
 // The lexicographic rule (Cottle-Pang-Stone 4.9) with columns of B^-1 solved on demand, as
 // the fast methods do (lemke_fast.cpp, lexicographic_min): column k of B^-1 is the unit
-// vector of w_k when w_k is basic, which drops w_k from the candidates.
+// vector of w_k when w_k is basic, which drops w_k from the candidates. An entry within its
+// own round-off bound is zero, and two entries tie when they agree to noise_ relative to
+// their size. A window scaled by the largest entry among the candidates kept rows whose
+// entries differ, and the first of them left: on Siconos' lcp_tobenna (degenerate, n = 40)
+// the path cycled at pivot 186, where the rule ends in 127 (testdata/external/EXPECTED.md).
+// Ties judged by each row's bound alone (noise_ emag / d, as break_tie_lexicographically
+// judges the updated inverse's) end the tower's block_tower_10_d8_step91937 on a ray.
 int FactoredLemke::lexicographic_min(std::vector<int>* candidates) {
   for (int k = 0; k < n_ && candidates->size() > 1; ++k) {
     if (state_[k] == Pair::WBasic) {
@@ -256,17 +262,17 @@ int FactoredLemke::lexicographic_min(std::vector<int>* candidates) {
       continue;
     }
     solve(Rhs{Rhs::Unit, k}, &e_, &emag_);
-    double best = std::numeric_limits<double>::infinity();
-    double scale = 0.0;
-    entries_.clear();
+    const auto entry = [&](int j) {
+      return std::abs(e_(j)) <= noise_ * emag_(j) ? 0.0 : e_(j) / d_(j);
+    };
+    const auto width = [&](int j) { return noise_ * std::abs(entry(j)); };
+    int m = candidates->front();
     for (const int j : *candidates) {
-      entries_.push_back(e_(j) / d_(j));
-      best = std::min(best, entries_.back());
-      scale = std::max(scale, std::abs(entries_.back()));
+      if (entry(j) < entry(m)) m = j;
     }
     keep_.clear();
-    for (size_t s = 0; s < candidates->size(); ++s) {
-      if (entries_[s] <= best + noise_ * scale) keep_.push_back((*candidates)[s]);
+    for (const int j : *candidates) {
+      if (entry(j) - entry(m) <= width(j) + width(m)) keep_.push_back(j);
     }
     candidates->swap(keep_);
   }

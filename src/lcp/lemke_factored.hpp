@@ -100,7 +100,6 @@ class FactoredLemke {
   VecX x_, xmag_, d_, dmag_, e_, emag_;  // values and bounds: q', the entering column, B^-1 e_k
   VecX acc_, accmag_;
   std::vector<int> ties_, keep_, blocking_, indeterminate_;
-  std::vector<double> entries_;
   std::uint64_t basis_keys_ = 0;
   int pivots_ = 0;
   int refused_leavings_ = 0;  // leave_if_answer's refusals so far

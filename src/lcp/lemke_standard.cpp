@@ -1,13 +1,12 @@
 // The standard Lemke method (Lloyd 2005 Sec. 4, after Sargent 1978): covering vector of
-// ones, explicit basis inverse updated by one rank-one (product-form) step per pivot, so a
-// pivot costs O(n^2), and the lexicographic ratio test against cycling; its last runs on a
-// factorisation of the basis instead (lemke_factored.hpp).
+// ones and the lexicographic ratio test against cycling, on a factorisation of the basis
+// (lemke_factored.hpp); when that run fails, runs on an explicit basis inverse updated by
+// one rank-one (product-form) step per pivot, O(n^2) a pivot, read in other ways.
 #include "lemke_standard.hpp"
 
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <iterator>
 #include <stdexcept>
@@ -181,8 +180,7 @@ struct Reading {
 // The factorised runs' reading: FactoredLemke takes its decisions on its own bounds, so the
 // tie rule and row scale are the first run's, unread.
 constexpr Reading kFactored{TieRule::Window, RowScale::Own, Inverse::Factored};
-// The first run's reading on the updated inverse, and its warm path's below
-// kFactoredFirstSize.
+// The updated inverse's first reading.
 constexpr Reading kUpdated{TieRule::Window, RowScale::Own, Inverse::Updated};
 
 // Steps of iterative refinement in solve_refined, each with its residual in long double.
@@ -883,8 +881,7 @@ LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
   LemkeOptions limited = options;
   limited.max_pivots = std::min(pivot_limit(options, n), kWarmPathPivots * n);
   std::vector<char> refused_end;
-  result = solve_with(M, q, cover, limited, n >= kFactoredFirstSize ? kFactored : kUpdated,
-                      &refused_end, &warm.z_basic);
+  result = solve_with(M, q, cover, limited, kFactored, &refused_end, &warm.z_basic);
   result.warm_path = result.status == LcpStatus::Solved;
   result.solve_time_us = microseconds_since(start);
   return result;
@@ -915,22 +912,22 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     result.z = VecX::Zero(n);
     result.w = q;
   } else {
-    // The window rule first: it is the cheaper (no refinement) and solves the problems
-    // whose near-ties are noise; a failure is solved again with confirmed ties, and then
-    // with every row judged by the scale of the whole inverse (RowScale). Then, after a
+    // First a run on a factorisation whose every decision is taken on the round-off bound
+    // of a fresh solve (Inverse::Factored): on the stacks' near-singular bases, where the
+    // updated inverse misleads the ratio test, it is the sounder reading, and on a pile's
+    // island (n over 1,000) the cheaper, O(k^2) plus M's nonzero entries a pivot against
+    // O(n^2). Then the updated inverse: the window rule (no refinement), which solves the
+    // problems whose near-ties are noise; a failure is solved again with confirmed ties, and
+    // then with every row judged by the scale of the whole inverse (RowScale). Then, after a
     // numerical failure, as the fast methods do (another_cover, lemke_fast.cpp), from
-    // covering vectors spread another way, which order the degenerate vertices' ties anew;
-    // last, from ones and the same covers, runs on a factorisation whose every decision is
-    // taken on the round-off bound of a fresh solve (Inverse::Factored). The failures that
-    // remain by then are the stacks' near-singular bases, where the updated inverse misleads
-    // the ratio test. Of the 42 saved problems of tests/lcp/soak and tests/lcp/standard, a
-    // Factored run from ones alone solves 33 and the whole chain 39 (scratch driver over
-    // solve_lemke at 2026-11-29). Factored last below kFactoredFirstSize (first from
-    // there): on the stacks its paths are shorter,
-    // but its answers at rest are other bases of the same degenerate LCP, which a trajectory
-    // then follows: as the first run it left block_stack_rotated_5's 60 s with 28 of 6,000
-    // steps warm instead of 5,967 (10.1 s instead of 0.78 s), and the ten-block tower with
-    // two fallbacks.
+    // covering vectors spread another way, which order the degenerate vertices' ties anew,
+    // on the updated inverse and last on the factorisation. Of the 42 saved problems of
+    // tests/lcp/soak and tests/lcp/standard, a Factored run from ones alone solved 33 and the
+    // whole chain 39 (scratch driver over solve_lemke at 2026-11-29; at 2026-12-06, of the
+    // 43 up to n = 1,200, 39 and 42). The factorised run led only from n = 1,000 until its
+    // lexicographic rule was mended (lemke_factored.cpp) and its answers were returned as solved
+    // (complementary_z): before, the resting stacks it answered tipped by round-off and lost
+    // their warm starts (block_stack_rotated_5: 28 of 6,000 steps warm when first tried).
     // The result is that of the run that solved, with the pivots of every run so far (the
     // work done), else the first run's (status, z and pivots as without the retries, so the
     // pivot limit still bounds what a failure reports). The retries share what the first
@@ -942,26 +939,17 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
       Reading reading;
       int cover;
     };
-    constexpr Attempt kAttempts[] = {{kUpdated, 0},
-                                     {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
-                                     {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
-                                     {kUpdated, 1},
-                                     {kUpdated, 2},
-                                     {kUpdated, 3},
-                                     {kFactored, 0},
-                                     {kFactored, 1},
-                                     {kFactored, 2},
-                                     {kFactored, 3}};
-    static_assert(kCoverRestarts == 3, "kAttempts lists the spread covers");
-    // From kFactoredFirstSize on, the factorised run from ones and the updated one trade
-    // places.
-    constexpr int kFactoredFromOnes = 6;
-    static_assert(kAttempts[kFactoredFromOnes].reading.inverse == Inverse::Factored &&
-                      kAttempts[kFactoredFromOnes].cover == 0,
-                  "kFactoredFromOnes is the factorised run from ones");
-    std::array<Attempt, std::size(kAttempts)> attempts;
-    std::copy(std::begin(kAttempts), std::end(kAttempts), attempts.begin());
-    if (n >= kFactoredFirstSize) std::swap(attempts[0], attempts[kFactoredFromOnes]);
+    constexpr Attempt attempts[] = {{kFactored, 0},
+                                    {kUpdated, 0},
+                                    {{TieRule::Confirmed, RowScale::Own, Inverse::Updated}, 0},
+                                    {{TieRule::Window, RowScale::Whole, Inverse::Updated}, 0},
+                                    {kUpdated, 1},
+                                    {kUpdated, 2},
+                                    {kUpdated, 3},
+                                    {kFactored, 1},
+                                    {kFactored, 2},
+                                    {kFactored, 3}};
+    static_assert(kCoverRestarts == 3, "attempts lists the spread covers");
     const VecX ones = VecX::Ones(n);
     std::vector<char> refused_end;
     result = solve_with(M, q, ones, options, attempts[0].reading, &refused_end);
@@ -971,7 +959,7 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     const auto retry_wanted = [&] {
       return result.status != LcpStatus::Solved && result.status != LcpStatus::Cancelled;
     };
-    for (int k = 1; k < static_cast<int>(attempts.size()) && retry_wanted(); ++k) {
+    for (int k = 1; k < static_cast<int>(std::size(attempts)) && retry_wanted(); ++k) {
       const Attempt& a = attempts[k];
       // Only a numerical failure is the path's, not the problem's (and a ray, where rays are
       // the round-off's): another cover is also a shorter path through Murty's 2^n problem,

@@ -134,19 +134,6 @@ constexpr int kEndFlips = 64;
 // tower's steps, duplicated seed 79).
 constexpr int kDenseRepairMaxSize = 512;
 
-// From this LCP size on, the standard method's factorised run leads (FactoredLemke,
-// lemke_factored.hpp): its first run and its warm path are on a factorisation. There the
-// updated inverse costs O(n^2) a pivot against the factorisation's O(k^2) plus M's nonzero
-// entries (5 % of M on a pile's island), and over a path of thousands of pivots its
-// round-off ends paths on false rays: at steps 27 and 28 of
-// scenes/bin_pile_40.json with the standard method (n = 1,800 and 1,914) the warm path and
-// the first run each ended on a ray, and the step took 25 s and 53 s. Below it the updated
-// inverse leads, since its answers at rest are the bases the next steps keep: with the
-// factorised run first the ten-block tower at d = 8 (n = 400) kept 729 of 3,000 steps warm
-// instead of 2,999, and at d = 16 (n = 720) 78. The largest shipped stack is that tower at
-// d = 16; the bin's islands past their first steps have n of 1,008 and more.
-constexpr int kFactoredFirstSize = 1000;
-
 // Flips (principal pivots on the pair of the most negative entry: Murty's method with the
 // most negative entry) of the complementary basis *basic, given by its basic z, until its
 // answer has every entry at or above -slack and the acceptance rule takes it: the basis
@@ -207,9 +194,8 @@ inline bool path_from_warm_basis(bool answer_at_rest, int lcp_size) {
 // The standard method's warm path (the fast methods': lemke_fast.cpp, warm_path), for a
 // warm basis that warm_answer could not make an answer: Lemke's path started at that
 // complementary basis with the covering vector B e, within kWarmPathPivots per variable
-// (and options.max_pivots), one run with no restart, on the updated inverse or, from
-// kFactoredFirstSize on, on a factorisation. Its result
-// as solve_lemke's, warm_path set when Solved (an answer the acceptance rule takes);
+// (and options.max_pivots), one run with no restart, on a factorisation (FactoredLemke).
+// Its result as solve_lemke's, warm_path set when Solved (an answer the acceptance rule takes);
 // a failure's pivots are the work done, for the caller's budget. NumericalFailure with
 // no pivot when there is nothing to start from (no basis of this size, or q >= 0).
 LcpResult warm_path(const MatX& M, const VecX& q, const LcpBasis& warm,
@@ -228,12 +214,12 @@ VecX warm_cover(const MatX& M, const std::vector<char>& z_basic);
 // The basic values are returned as solved, as the fast methods return theirs (the acceptance
 // rule judges them), not clamped at zero: a degenerate basic z, zero in exact arithmetic,
 // holds its contact's constraint, and the trajectory may need it a round-off below zero.
-// Clamped, the constraint lets go by that much. On the ten-block tower at rest with the
-// factorised run first (every face loaded on one diagonal, as the fast methods load it),
-// the top block turned about that diagonal at 1.7e-18 rad/s from the first step, the
-// degenerate corners' impulses fell a decade every two to three steps from step 50 and
-// past the warm start's slack by step 90, and at d = 8 only 78 of 1,000 steps kept their
-// warm start; unclamped, 999.
+// Clamped, the constraint lets go by that much. On the ten-block tower at rest with every
+// face loaded on one diagonal (as the fast methods load it, and the factorised run did
+// before its lexicographic rule was mended, lemke_factored.cpp), the top block turned about
+// that diagonal at 1.7e-18 rad/s from the first step, the degenerate corners' impulses
+// fell a decade every two to three steps from step 50 and past the warm start's slack by
+// step 90, and at d = 8 only 78 of 1,000 steps kept their warm start; unclamped, 999.
 bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha,
                      const std::vector<int>& rows, VecX* z);
 

@@ -67,16 +67,15 @@ TEST(FallbackChain, MergedDuplicatesSolveTheOriginalProblem) {
 
 TEST(FallbackChain, StandardMethodIsRescuedByTheStructuralStage) {
   // A cold step of the ten-block tower (the tower at rest starts warm; this step did not).
-  // Every run of the standard method's explicit inverse fails on it and its factorised runs
-  // solve it after 491 pivots in all, where the structural method's path takes 37: within a
-  // budget of 100 pivots the chain's first stage answers (the method runs in the chain
-  // without the end repair, which answers it too). (The problems that stood here,
+  // The standard method's factorised run solves it in 80 pivots, where the structural
+  // method's path takes 37: within a budget of 50 pivots the chain's first stage answers
+  // (the method runs in the chain without the end repair). (The problems that stood here,
   // tower step 105268 and a fuzz input whose dense answer the contact check refused, the
   // standard method solves itself: its end repair, and answers solved with their residuals
-  // in long double; this one, with the budget alone, since its factorised runs.)
+  // in long double; this one, within 100 pivots, since its factorised run leads.)
   const ContactProblem p = soak("block_tower_10_standard_cold_step1914.contact");
   LemkeOptions budget;
-  budget.max_pivots = 100;
+  budget.max_pivots = 50;
   LemkeOptions paths_only = budget;
   paths_only.repair_refused_end = false;
   ASSERT_NE(solve_contact(p, LcpMethod::Standard, paths_only).status, LcpStatus::Solved);

@@ -293,12 +293,14 @@ TEST(StandardRays, ARayWhoseBasisIsAnAnswerSolvesAnyLcp) {
   EXPECT_TRUE(check_lcp_solution(lcp.M, lcp.q, r.z).accepted);
 }
 
-// Step 80 at f0655d6: every run from ones ends on a ray whose answer the rule refuses, or
-// fails. A general LCP's ray ends the method (it may prove that no solution exists); the
-// contact LCP's is retried from the spread covers, and one of their paths solves. Without
-// the end repair, which answers the general LCP by flips of a refused end.
+// A step of the ten-block tower at d = 8: the first run, on the factorisation from ones,
+// ends on a ray after 37 pivots. A general LCP's ray ends the method (it may prove that no
+// solution exists); the contact LCP's is retried, and a later run solves (478 pivots in
+// all). Without the end repair, which answers the general LCP by flips of a refused end.
+// (Step 80 at f0655d6, block_tower_10_standard_ray_retried.contact, stood here until the
+// factorised run led: it solves that one in 33.)
 TEST(StandardRays, OnlyAContactLcpsRayIsRetriedFromSpreadCovers) {
-  const std::string file = "block_tower_10_standard_ray_retried.contact";
+  const std::string file = "block_tower_10_d8_step23062.contact";
   LemkeOptions paths_only;
   paths_only.repair_refused_end = false;
   const DenseLcp lcp = shipped_dense_lcp(file);

@@ -121,10 +121,15 @@ TEST(WorldWarmStart, TumbleEndsWhereTheColdRunEnds) {
   EXPECT_LT(warm_pivots, cold_pivots);
 }
 
-// With the scene's settings, and with the standard method at d = 16 (n = 720), whose dense
-// warm start was once tried only up to n = 512.
+// With the scene's settings, and with the standard method at d = 8 and 16 (n = 400 and 720;
+// its dense warm start was once tried only up to n = 512), 3 s each. When the standard
+// method's factorised run first led here, its lexicographic rule loaded every face on the
+// same diagonal (lemke_factored.cpp) and its answers were clamped at zero (complementary_z):
+// the tower tipped by round-off about that diagonal, and from step 50 or so the degenerate
+// corners' impulses were refused by the warm start's slack (78 of 1,000 steps warm at d = 8).
 TEST(WorldWarmStart, RestingTowerTakesItsBasisEveryStepWithoutAPivot) {
-  for (const auto& [method, d] : {std::pair{LcpMethod::Reduced, 4}, {LcpMethod::Standard, 16}}) {
+  for (const auto& [method, d] :
+       {std::pair{LcpMethod::Reduced, 4}, {LcpMethod::Standard, 8}, {LcpMethod::Standard, 16}}) {
     Scene scene = test::shipped_scene("block_tower_10.json");
     scene.settings.solver = method;
     scene.settings.friction_directions = d;
@@ -132,10 +137,10 @@ TEST(WorldWarmStart, RestingTowerTakesItsBasisEveryStepWithoutAPivot) {
     const StepStats first = world.step();
     EXPECT_EQ(first.warm_starts, 0);  // nothing to start from
     EXPECT_GT(first.pivots, 0);
-    for (int k = 1; k < 100; ++k) {
+    for (int k = 1; k < 300; ++k) {
       const StepStats& s = world.step();
       ASSERT_EQ(s.islands, 1);
-      EXPECT_EQ(s.warm_starts, 1) << to_string(method) << " step " << k;
+      ASSERT_EQ(s.warm_starts, 1) << to_string(method) << " d " << d << " step " << k;
       EXPECT_EQ(s.pivots, 0) << to_string(method) << " step " << k;
     }
   }
