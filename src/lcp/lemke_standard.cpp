@@ -924,7 +924,8 @@ LcpResult solve_lemke(const MatX& M, const VecX& q, const LemkeOptions& options,
     // on the updated inverse and last on the factorisation. Of the 42 saved problems of
     // tests/lcp/soak and tests/lcp/standard, a Factored run from ones alone solved 33 and the
     // whole chain 39 (scratch driver over solve_lemke at 2026-11-29; at 2026-12-06, of the
-    // 43 up to n = 1,200, 39 and 42). The factorised run led only from n = 1,000 until its
+    // 43 up to n = 1,200, the Factored run alone 39, and solve_contact, whose chain retries
+    // rays too, 42). The factorised run led only from n = 1,000 until its
     // lexicographic rule was mended (lemke_factored.cpp) and its answers were returned as solved
     // (complementary_z): before, the resting stacks it answered tipped by round-off and lost
     // their warm starts (block_stack_rotated_5: 28 of 6,000 steps warm when first tried).

@@ -217,9 +217,10 @@ VecX warm_cover(const MatX& M, const std::vector<char>& z_basic);
 // Clamped, the constraint lets go by that much. On the ten-block tower at rest with every
 // face loaded on one diagonal (as the fast methods load it, and the factorised run did
 // before its lexicographic rule was mended, lemke_factored.cpp), the top block turned about
-// that diagonal at 1.7e-18 rad/s from the first step, the degenerate corners' impulses
-// fell a decade every two to three steps from step 50 and past the warm start's slack by
-// step 90, and at d = 8 only 78 of 1,000 steps kept their warm start; unclamped, 999.
+// that diagonal at 1.7e-18 rad/s from the first steps; at d = 4 the degenerate corners'
+// impulses went from -5.7e-15 at step 53 to -4e-11 at step 77 and past the warm start's
+// slack (1e-10) at about step 90, and at d = 8 only 78 of 1,000 steps kept their warm
+// start; unclamped, 999.
 bool complementary_z(const MatX& M, const VecX& q, const std::vector<int>& alpha,
                      const std::vector<int>& rows, VecX* z);
 

@@ -125,8 +125,9 @@ TEST(WorldWarmStart, TumbleEndsWhereTheColdRunEnds) {
 // its dense warm start was once tried only up to n = 512), 3 s each. When the standard
 // method's factorised run first led here, its lexicographic rule loaded every face on the
 // same diagonal (lemke_factored.cpp) and its answers were clamped at zero (complementary_z):
-// the tower tipped by round-off about that diagonal, and from step 50 or so the degenerate
-// corners' impulses were refused by the warm start's slack (78 of 1,000 steps warm at d = 8).
+// the tower tipped by round-off about that diagonal, and from step 90 or so (d = 4) the
+// degenerate corners' impulses were refused by the warm start's slack (78 of 1,000 steps
+// warm at d = 8).
 TEST(WorldWarmStart, RestingTowerTakesItsBasisEveryStepWithoutAPivot) {
   for (const auto& [method, d] :
        {std::pair{LcpMethod::Reduced, 4}, {LcpMethod::Standard, 8}, {LcpMethod::Standard, 16}}) {
