@@ -9,9 +9,10 @@ namespace pivot {
 
 namespace {
 
-// Below this size every factorisation is fresh: it is cheap there (r^3/3 multiply-adds,
-// 30 us at r = 60 on this machine), and the stacks and pegs of Lloyd's experiments
-// (m <= 10 bodies, r <= 62) keep exactly the arithmetic they had.
+// Below this size every factorisation is fresh unless the caller asks otherwise (reset's
+// border_small): it is cheap there (r^3/3 multiply-adds, 30 us at r = 60 on this machine),
+// and the fast methods on the stacks and pegs of Lloyd's experiments (m <= 10 bodies,
+// r <= 62) keep exactly the arithmetic they had.
 constexpr int kMinBorderedSize = 64;
 
 // The border's capacity. A pivot forms S's new rows and columns (O(k r)) and factors S
@@ -25,6 +26,20 @@ constexpr int kMaxBorder = 64;
 // current matrix is factorised afresh, whose pivoting may find a better-conditioned
 // elimination, and whose own estimate then holds.
 constexpr double kMaxGrowth = 1e2;
+
+// Small bases, bordered for a caller that asks (reset's border_small): the smallest one
+// bordered; the border's capacity, a third of the base, so that S's factorisation (k^3/3)
+// costs at most a 27th of a fresh one; and the most the border may raise the condition
+// estimate. A pivot of the standard method's factorised run changes about one row and one
+// column of its basis block (r of 10 to 60 on Lloyd's single bodies); refactorised afresh
+// at every pivot, the run took 1.3 times the updated inverse's time over his ten
+// situations. The growth is held to 2, not kMaxGrowth: the factorised run decides its
+// lexicographic ties on noise_, which follows the estimate, and with a growth of 10 it took
+// 161 pivots on Siconos' lcp_tobenna (n = 40), where the exact rule takes 127.
+constexpr int kMinSmallBase = 8;
+constexpr double kMaxSmallGrowth = 2.0;
+int border_capacity(int r0) { return r0 >= kMinBorderedSize ? kMaxBorder : std::max(4, r0 / 3); }
+double max_growth(int r0) { return r0 >= kMinBorderedSize ? kMaxGrowth : kMaxSmallGrowth; }
 
 // The triangular solves and the LU below walk their columns four at a time: with a block
 // of columns c_0, c_1, ... (in elimination order), x[from, from + count) -= sum_t x_ct M_ct
@@ -191,8 +206,9 @@ void place(int r, int r0, const std::uint64_t* keys,
 
 }  // namespace
 
-void BorderedLu::reset(int rmax) {
+void BorderedLu::reset(int rmax, bool border_small) {
   rmax_ = rmax;
+  min_bordered_ = border_small ? kMinSmallBase : kMinBorderedSize;
   r0_ = -1;
   borderable_ = false;
   B_.resize(rmax, rmax);
@@ -212,7 +228,7 @@ void BorderedLu::reset(int rmax) {
 
 bool BorderedLu::factor(int r, const std::uint64_t* row_keys, const std::uint64_t* col_keys,
                         EntryRef entry, double tol, bool fresh) {
-  if (!fresh && borderable_ && r0_ >= kMinBorderedSize &&
+  if (!fresh && borderable_ && r0_ >= min_bordered_ &&
       factor_border(r, row_keys, col_keys, entry, tol))
     return true;
   return factor_fresh(r, row_keys, col_keys, entry, tol);
@@ -276,17 +292,19 @@ bool BorderedLu::factor_fresh(int r, const std::uint64_t* row_keys, const std::u
 
 bool BorderedLu::factor_border(int r, const std::uint64_t* row_keys, const std::uint64_t* col_keys,
                                EntryRef entry, double tol) {
-  if (Y_.rows() != rmax_) {
-    // Only islands past kMinBorderedSize get here: the border's storage is theirs alone.
-    Y_ = next_Y_ = Vt_ = next_Vt_ = MatX::Zero(rmax_, kMaxBorder);
-    S_ = Sraw_ = next_Sraw_ = MatX::Zero(kMaxBorder, kMaxBorder);
-    permS_.assign(kMaxBorder, 0);
-    t_ = VecX::Zero(kMaxBorder);
+  const int capacity = border_capacity(r0_);
+  if (Y_.rows() != rmax_ || Y_.cols() < capacity) {
+    // The border's storage, for bordered bases alone. A base grows only through a fresh
+    // factorisation, which empties the border: nothing kept is lost here.
+    Y_ = next_Y_ = Vt_ = next_Vt_ = MatX::Zero(rmax_, capacity);
+    S_ = Sraw_ = next_Sraw_ = MatX::Zero(capacity, capacity);
+    permS_.assign(capacity, 0);
+    t_ = VecX::Zero(capacity);
     u_ = VecX::Zero(rmax_);
-    cols_.reserve(kMaxBorder);
-    rows_.reserve(kMaxBorder);
-    next_cols_.reserve(kMaxBorder);
-    next_rows_.reserve(kMaxBorder);
+    cols_.reserve(capacity);
+    rows_.reserve(capacity);
+    next_cols_.reserve(capacity);
+    next_rows_.reserve(capacity);
   }
   const int r0 = r0_;
   // Where each B0 row and column stands now; one that comes back has had its entries left
@@ -297,7 +315,7 @@ bool BorderedLu::factor_border(int r, const std::uint64_t* row_keys, const std::
   place(r, r0, col_keys, col_index_, &col_at_, &col_slot_, &restored_cols_, &new_cols,
         &absent_cols);
   const int k = new_cols + absent_rows;
-  if (k != new_rows + absent_cols || k > kMaxBorder) return false;
+  if (k != new_rows + absent_cols || k > capacity) return false;
 
   // S's columns: the added columns (kept, or Y_j = B0^-1 u_j / s_j) and the slacks.
   next_cols_.clear();
@@ -404,7 +422,7 @@ bool BorderedLu::factor_border(int r, const std::uint64_t* row_keys, const std::
   // [B0 U; V' W] = [L0 0; V' U0^-1 I] [U0 L0^-1 U; 0 S]: the pivots of the bordered matrix
   // are B0's and S's, and their spread estimates its condition as a fresh LU's does.
   condition_ = umax / umin;
-  if (condition_ > kMaxGrowth * condition0_) return false;
+  if (condition_ > max_growth(r0) * condition0_) return false;
   r_ = r;
   last_fresh_ = false;
   return true;

@@ -45,14 +45,16 @@ class EntryRef {
 class BorderedLu {
  public:
   // Storage for matrices up to rmax square, reused from the last reset (no allocation for a
-  // size met before); the next factor() is fresh.
-  void reset(int rmax);
+  // size met before); the next factor() is fresh. `border_small`: a base below
+  // kMinBorderedSize is bordered too (with a border of at most a third of its size), for a
+  // caller whose small matrices are not bound to the arithmetic they had (FactoredLemke).
+  void reset(int rmax, bool border_small = false);
 
   // Factors the current r x r matrix with rows and columns row_keys[0..r), col_keys[0..r)
-  // and entries entry(a, b): through the border on the base when allowed (r at least
-  // kMinBorderedSize and !fresh), else afresh, which becomes the base (with the last
-  // base's entries taken again by key). Each column is scaled
-  // to a largest entry of one. False: the matrix is singular to within tol.
+  // and entries entry(a, b): through the border on the base when allowed (the base at
+  // least kMinBorderedSize, or kMinSmallBase when reset with border_small, and !fresh), else
+  // afresh, which becomes the base (with the last base's entries taken again by key). Each column
+  // is scaled to a largest entry of one. False: the matrix is singular to within tol.
   bool factor(int r, const std::uint64_t* row_keys, const std::uint64_t* col_keys, EntryRef entry,
               double tol, bool fresh);
   // The next factor() is fresh (every entry of the matrix may have changed).
@@ -76,6 +78,7 @@ class BorderedLu {
   void solve_base(double* x) const;
 
   int rmax_ = 0;
+  int min_bordered_ = 0;     // the smallest base a factor() borders (reset)
   bool borderable_ = false;  // the base's keys are distinct, so a lookup names one place
   // The base: B0 (column-scaled, LU in place with row interchanges perm0_), its scales,
   // and its keys sorted with their positions for lookup.

@@ -37,7 +37,10 @@ FactoredLemke::FactoredLemke(const MatX& M, const VecX& q, const VecX& cover,
       e_(n_ + 1),
       emag_(n_ + 1),
       acc_(n_),
-      accmag_(n_) {
+      wmag_(n_) {
+  const auto nonzeros = (M.array() != 0.0).count();
+  col_row_.reserve(nonzeros);
+  col_value_.reserve(nonzeros);
   col_start_.reserve(n_ + 1);
   col_start_.push_back(0);
   for (int j = 0; j < n_; ++j) {
@@ -48,7 +51,7 @@ FactoredLemke::FactoredLemke(const MatX& M, const VecX& q, const VecX& cover,
     }
     col_start_.push_back(static_cast<int>(col_row_.size()));
   }
-  lu_.reset(n_ + 1);
+  lu_.reset(n_ + 1, true);
   rows_.reserve(n_ + 1);
   cols_.reserve(n_ + 1);
   row_keys_.resize(n_ + 1);
@@ -95,6 +98,7 @@ bool FactoredLemke::factor() {
   const int k = static_cast<int>(rows_.size());
   if (static_cast<int>(cols_.size()) != k) return false;
   noise_ = tol_;
+  wmag_valid_ = false;
   if (k == 0) return true;
   for (int a = 0; a < k; ++a) {
     row_keys_[a] = static_cast<std::uint64_t>(rows_[a]);
@@ -127,38 +131,70 @@ double FactoredLemke::rhs_entry(const Rhs& in, int i) const {
 // B y = v: Y y_Z = v_R gives the basic z and z0; each basic w_i is then
 // v_i + sum_j M_ij y_zj + c_i y_z0. Bounds (first order, units of noise_): a reduced
 // unknown's is |y|_inf over its column scale (BorderedLu's solves are normwise accurate in
-// the scaled unknowns), a w row's the sum of |coefficient| times the bounds it adds.
-void FactoredLemke::solve(const Rhs& in, VecX* y, VecX* mag) {
+// the scaled unknowns), a w row's the sum of |coefficient| times the bounds it adds, which
+// is |v_i| + |y|_inf times the basis's own sum (wmag_, formed once a factorisation).
+void FactoredLemke::solve(const Rhs& in, VecX* y, VecX* mag, const std::vector<int>* only) {
   const int k = static_cast<int>(rows_.size());
   for (int a = 0; a < k; ++a) rhs_[a] = rhs_entry(in, rows_[a]);
   if (k > 0) lu_.solve(rhs_.data(), scale_.data());
+  if (!wmag_valid_) {
+    wmag_.setZero();
+    for (int b = 0; b < k; ++b) {
+      const int j = cols_[b];
+      const double unit = 1.0 / scale_[b];
+      if (j == n_) {
+        wmag_.noalias() += unit * c_.cwiseAbs();
+        continue;
+      }
+      for (int e = col_start_[j]; e < col_start_[j + 1]; ++e) {
+        wmag_(col_row_[e]) += unit * std::abs(col_value_[e]);
+      }
+    }
+    wmag_valid_ = true;
+  }
   double ynorm = 0.0;
   for (int a = 0; a < k; ++a) ynorm = std::max(ynorm, std::abs(rhs_[a]));
-  acc_.setZero();
-  accmag_.setZero();
   y->setZero();
   mag->setZero();
   for (int b = 0; b < k; ++b) {
+    (*y)(cols_[b]) = rhs_[b] / scale_[b];
+    (*mag)(cols_[b]) = ynorm / scale_[b];
+  }
+  // Each basic w_i sums its row's entries in the basic columns' order, by column over M's
+  // nonzero entries for every row, or along the row for a few (`only`: the lexicographic
+  // rule's candidates), to the same bits.
+  if (only) {
+    for (const int i : *only) {
+      if (i == n_ || state_[i] != Pair::WBasic) continue;
+      double sum = 0.0;
+      for (int b = 0; b < k; ++b) {
+        const int j = cols_[b];
+        const double entry = j < n_ ? M_(i, j) : c_(i);
+        if (entry != 0.0) sum += (*y)(j)*entry;
+      }
+      const double v = rhs_entry(in, i);
+      (*y)(i) = v + sum;
+      (*mag)(i) = std::abs(v) + ynorm * wmag_(i);
+    }
+    return;
+  }
+  acc_.setZero();
+  for (int b = 0; b < k; ++b) {
     const int j = cols_[b];
-    const double value = rhs_[b] / scale_[b];
-    const double bound = ynorm / scale_[b];
-    (*y)(j) = value;
-    (*mag)(j) = bound;
+    const double value = (*y)(j);
     if (j < n_) {
       for (int e = col_start_[j]; e < col_start_[j + 1]; ++e) {
         acc_(col_row_[e]) += value * col_value_[e];
-        accmag_(col_row_[e]) += bound * std::abs(col_value_[e]);
       }
     } else {
       acc_.noalias() += value * c_;
-      accmag_.noalias() += bound * c_.cwiseAbs();
     }
   }
   for (int i = 0; i < n_; ++i) {
     if (state_[i] != Pair::WBasic) continue;
     const double v = rhs_entry(in, i);
     (*y)(i) = v + acc_(i);
-    (*mag)(i) = std::abs(v) + accmag_(i);
+    (*mag)(i) = std::abs(v) + ynorm * wmag_(i);
   }
 }
 
@@ -261,7 +297,7 @@ int FactoredLemke::lexicographic_min(std::vector<int>* candidates) {
       if (it != candidates->end()) candidates->erase(it);
       continue;
     }
-    solve(Rhs{Rhs::Unit, k}, &e_, &emag_);
+    solve(Rhs{Rhs::Unit, k}, &e_, &emag_, candidates);
     const auto entry = [&](int j) {
       return std::abs(e_(j)) <= noise_ * emag_(j) ? 0.0 : e_(j) / d_(j);
     };
@@ -312,9 +348,10 @@ bool FactoredLemke::leave_if_answer(int entering) {
   if (refused_leavings_ >= kJudgedLeavings) return true;
   std::vector<int> alpha, rows;
   basis_sets(&alpha, &rows);
-  VecX z;
-  if (complementary_z(M_, q_, alpha, rows, &z) &&
-      check_complementarity(z, M_ * z + q_, q_.lpNorm<Eigen::Infinity>()).accepted) {
+  if (complementary_z(M_, q_, alpha, rows, &solved_z_) &&
+      check_complementarity(solved_z_, M_ * solved_z_ + q_, q_.lpNorm<Eigen::Infinity>())
+          .accepted) {
+    solved_z_valid_ = true;
     return true;
   }
   ++refused_leavings_;

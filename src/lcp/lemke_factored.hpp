@@ -43,6 +43,9 @@ class FactoredLemke {
   void basis_sets(std::vector<int>* alpha, std::vector<int>* rows) const;
   // z of the current basis, clamped at zero (the last solve's values).
   VecX current_z() const;
+  // The end basis's answer as complementary_z solved it when z0 left (leave_if_answer), or
+  // null when the path ended otherwise: the caller's own complementary_z would repeat it.
+  const VecX* solved_z() const { return solved_z_valid_ ? &solved_z_ : nullptr; }
 
  private:
   enum class Pair : char { WBasic, ZBasic, Neither };
@@ -57,8 +60,8 @@ class FactoredLemke {
   double rhs_entry(const Rhs& in, int i) const;
   // The basic values of B y = v for v = in, and their round-off bounds in units of noise_:
   // *y and *mag by pair (the basic member's value, 0 for the pair with none), z0's as
-  // entry n.
-  void solve(const Rhs& in, VecX* y, VecX* mag);
+  // entry n. Given `only`, the basic w are solved in those rows alone.
+  void solve(const Rhs& in, VecX* y, VecX* mag, const std::vector<int>* only = nullptr);
   // Whether row j (pair j's basic member, z0 as row n) has a basic variable.
   bool basic(int j) const;
   bool z0_leaves() const;
@@ -98,11 +101,16 @@ class FactoredLemke {
   std::vector<std::uint64_t> row_keys_, col_keys_;
   std::vector<double> rhs_, scale_;
   VecX x_, xmag_, d_, dmag_, e_, emag_;  // values and bounds: q', the entering column, B^-1 e_k
-  VecX acc_, accmag_;
+  VecX acc_;
+  // Per row, sum_b |Y-column b's entry of A| / scale_b: a basic w's bound per unit |y|_inf.
+  VecX wmag_;
+  bool wmag_valid_ = false;
   std::vector<int> ties_, keep_, blocking_, indeterminate_;
   std::uint64_t basis_keys_ = 0;
   int pivots_ = 0;
   int refused_leavings_ = 0;  // leave_if_answer's refusals so far
+  VecX solved_z_;             // leave_if_answer's accepted answer
+  bool solved_z_valid_ = false;
 };
 
 }  // namespace pivot

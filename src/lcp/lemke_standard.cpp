@@ -415,6 +415,9 @@ class StandardLemke {
     return basic;
   }
 
+  // The end's answer when the run solved it already (FactoredLemke::solved_z): never here.
+  const VecX* solved_z() const { return nullptr; }
+
   // z of the current (not complementary) basis, for the statuses other than Solved.
   VecX current_z() const {
     VecX z = VecX::Zero(n_);
@@ -794,7 +797,9 @@ LcpResult path_result(const Path& lemke, LcpStatus status, const MatX& M, const 
   lemke.basis_sets(&alpha, &rows);
   const bool ended = result.status == LcpStatus::Solved;  // on a complementary basis
   if (ended) {
-    if (!complementary_z(M, q, alpha, rows, &result.z)) {
+    if (const VecX* z = lemke.solved_z()) {
+      result.z = *z;
+    } else if (!complementary_z(M, q, alpha, rows, &result.z)) {
       result.status = LcpStatus::NumericalFailure;
       result.z = lemke.current_z();
     }

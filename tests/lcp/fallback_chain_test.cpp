@@ -66,14 +66,14 @@ TEST(FallbackChain, MergedDuplicatesSolveTheOriginalProblem) {
 }
 
 TEST(FallbackChain, StandardMethodIsRescuedByTheStructuralStage) {
-  // A cold step of the ten-block tower (the tower at rest starts warm; this step did not).
-  // The standard method's factorised run solves it in 80 pivots, where the structural
-  // method's path takes 37: within a budget of 50 pivots the chain's first stage answers
-  // (the method runs in the chain without the end repair). (The problems that stood here,
-  // tower step 105268 and a fuzz input whose dense answer the contact check refused, the
-  // standard method solves itself: its end repair, and answers solved with their residuals
-  // in long double; this one, within 100 pivots, since its factorised run leads.)
-  const ContactProblem p = soak("block_tower_10_standard_cold_step1914.contact");
+  // A step of the ten-block tower rocking on its base (d = 8). The standard method's
+  // factorised run solves it in 102 pivots, where the structural method's path takes 42:
+  // within a budget of 50 pivots the chain's first stage answers (the method runs in the
+  // chain without the end repair). (The problems that stood here the standard method now
+  // solves within the budget itself: tower step 105268 and a fuzz input by its end repair
+  // and answers solved with their residuals in long double, cold step 1914 in 39 pivots
+  // since its small bases are bordered.)
+  const ContactProblem p = soak("block_tower_10_d8_rocking_step107166.contact");
   LemkeOptions budget;
   budget.max_pivots = 50;
   LemkeOptions paths_only = budget;
