@@ -524,19 +524,39 @@ TEST(ViewerForces, ArrowsOfARestingBoxAddUpToItsWeightAtTheSetScale) {
   EXPECT_NE(text.find("mu 0.50, sticks"), std::string::npos) << text;
 }
 
+namespace {
+
+// What `print forces` writes after `steps` steps of a shipped scene.
+std::string forces_after(const std::string& scene, int steps) {
+  const std::string out = temp_path(scene + ".forces.out");
+  const std::string script = write_script(
+      scene + ".forces.txt", "load " + std::string(PIVOT_SOURCE_DIR) + "/scenes/" + scene +
+                                 ".json\nstep " + std::to_string(steps) + "\nprint forces\nquit\n");
+  EXPECT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
+  return read_text(out);
+}
+
+}  // namespace
+
+TEST(ViewerForces, AContactNamesTheUpperBodyFirst) {
+  // block2 rests on block1. Between two moving bodies the contact's body A is the lower
+  // index (block1) and its normal points from B toward A, down here: the description
+  // reads the pair by that normal and gravity, not by index.
+  const std::string text = forces_after("block_stack_2", 5);
+  EXPECT_NE(text.find("contact block2 on block1: "), std::string::npos) << text;
+  EXPECT_NE(text.find("contact block1 on ground: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("block1 on block2"), std::string::npos) << text;
+  // The jammed peg presses on the hole's walls, horizontal normals: "against".
+  const std::string jam = forces_after("peg_in_hole_jam", 100);
+  EXPECT_NE(jam.find("contact peg against block: "), std::string::npos) << jam;
+}
+
 TEST(ViewerForces, GroupSidesShowTheForceTheSolverPutOnThem) {
   // Egan's Fig. 3b: point b's first step meets the fixed corner, a nonconvex group; the
-  // solver pushes it off one side of the group.
-  const std::string out = temp_path("group_forces.out");
-  const std::string script =
-      write_script("group_forces.txt", "load " + std::string(PIVOT_SOURCE_DIR) +
-                                           "/scenes/egan_corner.json\n"
-                                           "step 1\n"
-                                           "print forces\n"
-                                           "quit\n");
-  ASSERT_EQ(run_viewer("--script " + script, "/dev/null", out), 0);
-  const std::string text = read_text(out);
-  EXPECT_NE(text.find("point_b on corner (group side): gap 1.00e+00 m, normal 0.25 N"),
+  // solver pushes it off one side of the group. The scene has no gravity: the pair is
+  // "against", neither on the other.
+  const std::string text = forces_after("egan_corner", 1);
+  EXPECT_NE(text.find("point_b against corner (group side): gap 1.00e+00 m, normal 0.25 N"),
             std::string::npos)
       << text;
 }

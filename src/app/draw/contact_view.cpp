@@ -1,5 +1,6 @@
 #include "contact_view.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace pivot::viewer {
@@ -57,13 +58,22 @@ std::vector<ContactView> contact_views(const World& world) {
   return views;
 }
 
-std::string describe(const ContactView& c, const Scene& scene) {
+std::string describe(const ContactView& c, const World& world) {
+  // Read as the user sees the pair: the normal points from B toward A, so A rests on B when
+  // it points up against gravity and B on A when it points down (between two moving bodies
+  // A is merely the lower index); a normal within 45 degrees of horizontal, or no gravity,
+  // presses the two against each other.
+  const Vec3& g = world.scene().settings.gravity_mps2;
+  const double up = g.norm() > 0.0 ? -c.normal.dot(g) / g.norm() : 0.0;
+  const bool a_first = up >= 0.0;
+  const std::string& a = world.scene().bodies[static_cast<size_t>(c.body_a)].name;
+  const std::string& b = world.scene().bodies[static_cast<size_t>(c.body_b)].name;
   char text[256];
-  std::snprintf(
-      text, sizeof(text), "%s on %s%s: gap %.2e m, normal %.3g N, friction %.3g N, mu %.2f, %s",
-      scene.bodies[static_cast<size_t>(c.body_a)].name.c_str(),
-      scene.bodies[static_cast<size_t>(c.body_b)].name.c_str(), c.group_side ? " (group side)" : "",
-      c.gap_m, c.normal_n, c.friction_n.norm(), c.mu, state(c));
+  std::snprintf(text, sizeof(text),
+                "%s %s %s%s: gap %.2e m, normal %.3g N, friction %.3g N, mu %.2f, %s",
+                (a_first ? a : b).c_str(), std::abs(up) > std::sqrt(0.5) ? "on" : "against",
+                (a_first ? b : a).c_str(), c.group_side ? " (group side)" : "", c.gap_m, c.normal_n,
+                c.friction_n.norm(), c.mu, state(c));
   return text;
 }
 

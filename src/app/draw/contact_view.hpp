@@ -39,7 +39,9 @@ std::vector<ContactView> contact_views(const World& world);
 // "sticks" or "slides"; "no force" when the contact pushes nothing this step.
 const char* state(const ContactView& contact);
 
-// "box on ground: gap 1.2e-09 m, normal 13.7 N, friction 0.0 N, mu 0.50, sticks"
-std::string describe(const ContactView& contact, const Scene& scene);
+// "box on ground: gap 1.2e-09 m, normal 13.7 N, friction 0.0 N, mu 0.50, sticks": the
+// upper body first and "on" when the normal is within 45 degrees of the world's vertical,
+// else "against".
+std::string describe(const ContactView& contact, const World& world);
 
 }  // namespace pivot::viewer

@@ -25,7 +25,7 @@ std::vector<ForceArrow> ViewerApp::force_arrows_drawn() const {
 void ViewerApp::print_forces() const {
   std::printf("force_scale %.17g N/m\n", newtons_per_metre_);
   for (const ContactView& c : contacts_) {
-    std::printf("contact %s; mu %.17g\n", describe(c, world_->scene()).c_str(), c.mu);
+    std::printf("contact %s; mu %.17g\n", describe(c, *world_).c_str(), c.mu);
   }
   for (const ForceArrow& a : force_arrows_drawn()) {
     std::printf("arrow %s %d %.17g %.17g %.17g %.17g %.17g %.17g\n",
@@ -86,7 +86,7 @@ void ViewerApp::draw_contact_info() {
   if (hovered_contact_ >= 0 && hovered_contact_ < static_cast<int>(contacts_.size())) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(
-        describe(contacts_[static_cast<size_t>(hovered_contact_)], world_->scene()).c_str());
+        describe(contacts_[static_cast<size_t>(hovered_contact_)], *world_).c_str());
     ImGui::EndTooltip();
   }
   if (!pinned_contact_) return;
