@@ -1,5 +1,7 @@
 #include "dynamics/contact_impulses.hpp"
 
+#include <algorithm>
+
 namespace pivot {
 
 void set_island_velocities(const Island& island, const VecX& v, std::vector<BodyState>* states) {
@@ -24,9 +26,18 @@ void decode_impulses(const ContactProblem& problem, const VecX& z, const IslandI
     impulse.normal_ns = z(i);
     impulse.mu = in.mu[i];
     impulse.d = d;
-    const FrictionDirections t(in.contacts[i]->normal, d);
-    impulse.first_direction = t[0];
-    for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * t[j];
+    // t_j as assemble_stewart_trinkle put it in the friction column: the first block's
+    // linear part, +t_j for body a, -t_j for body b when a is fixed (negation is exact, so
+    // these are FrictionDirections' bits without forming them again: a second pass over
+    // every contact's directions was 3 % of a resting grid's step).
+    const bool a_first = std::binary_search(in.island_bodies.begin(), in.island_bodies.end(),
+                                            in.contacts[i]->body_a);
+    auto direction = [&](int j) -> Vec3 {
+      const Vec3 t = problem.friction[i * d + j].block[0].head<3>();
+      return a_first ? t : Vec3(-t);
+    };
+    impulse.first_direction = direction(0);
+    for (int j = 0; j < d; ++j) impulse.friction_ns += z(n + i * d + j) * direction(j);
     return impulse;
   };
   int i = 0;  // the group sides come first (build_island_input), in group order

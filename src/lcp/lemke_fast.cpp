@@ -41,6 +41,8 @@ struct Rhs {
 
 // True when two columns touch at most two bodies together, so a + s b is a column.
 bool mergeable(const ContactColumn& a, const ContactColumn& b) {
+  // A contact's own columns share their slots (contact_column), which settles nearly all.
+  if (a.body[0] == b.body[0] && a.body[1] == b.body[1]) return true;
   int bodies[4];
   int count = 0;
   for (const ContactColumn* c : {&a, &b}) {
@@ -127,8 +129,9 @@ class FastLemke {
     }
     const int dim = 6 * nc_.num_bodies;
     contact_of_.resize(size_);
-    for (int k = 0; k < size_; ++k) {
-      contact_of_[k] = k < n_ ? k : k < n_ + n_ * d_ ? (k - n_) / d_ : k - n_ - n_ * d_;
+    for (int i = 0; i < n_; ++i) {
+      contact_of_[i] = contact_of_[lambda_index(i)] = i;
+      for (int j = 0; j < d_; ++j) contact_of_[phi_index(i, j)] = i;
     }
     active_.assign(n_, reduced_ ? 0 : 1);
     v_.setZero(dim);
@@ -174,14 +177,7 @@ class FastLemke {
     indeterminate_.reserve(size_);
     bounded_.assign(size_, 0);
     q_formed_.assign(size_, 0);
-    row_l1_.setZero(size_);
-    for (int k = 0; k < n_ + n_ * d_; ++k) {
-      const ContactColumn& col = k < n_ ? nc_.N[k] : nc_.D[k - n_];
-      for (int t = 0; t < 2; ++t) {
-        if (col.body[t] >= 0) row_l1_[k] += col.block[t].lpNorm<1>();
-      }
-    }
-    for (int i = 0; i < n_; ++i) row_l1_[lambda_index(i)] = nc_.mu[i] + d_;
+    row_l1_formed_ = false;
     candidates_.reserve(size_ + 1);
     keep_.reserve(size_ + 1);
     entries_.reserve(size_ + 1);
@@ -259,12 +255,14 @@ class FastLemke {
   std::optional<LcpStatus> pivot_to_solution(LcpResult* result, Start start = Start::Cold);
   bool another_cover();
   bool final_answer(LcpResult* result);
+  void form_row_l1();
   void bound_row(int k);
   Blocking blocks(int k);
   enum class Z0Step { Blocked, Feasible, WithinNoise };
   Z0Step z0_step(int first);
   bool z0_vanished(double slack);
-  double max_cover() const;
+  double max_cover() const { return cmax_; }
+  void cover_changed();
   bool indeterminate_rows_stay_feasible(double tmin, bool* spared_infeasible) const;
   int lexicographic_min(const VecX& divisor);
   void finish(LcpResult* result);
@@ -294,6 +292,7 @@ class FastLemke {
   std::vector<Pair> state_;
   std::vector<char> active_;
   VecX c_;      // covering vector, extended by Lloyd (59) in the reduced method
+  double cmax_ = 0.0;  // its largest entry on a row taking part (cover_changed)
   int r_ = -1;  // index with neither w_r nor z_r basic; -1 for a complementary basis
   bool z0_basic_ = false;
   bool driving_is_z_ = true;  // the driving variable is z_r (else w_r)
@@ -337,6 +336,7 @@ class FastLemke {
   std::vector<int> indeterminate_;  // rows negative beyond round-off by < kDeterminate bounds
   std::vector<char> bounded_;  // whether qmag_, mmag_ of such a row are formed this pivot
   VecX row_l1_;            // |column|_1 of each normal and friction row, mu + d of each cone row
+  bool row_l1_formed_ = false;  // this problem's row_l1_ is formed (form_row_l1)
   double vabs_max_ = 0.0;  // largest entry of vabs_
   double lambda_mag_max_ = 0.0;  // largest bound of a basic lambda
   double zmag_max_ = 0.0;        // largest bound of a basic z
@@ -771,12 +771,22 @@ void FastLemke::form_q_rows() {
 // included): all of them for Structural, the normal rows and the active contacts' for
 // Reduced. Only start_basis and activate change which rows take part. On Lloyd's peg
 // (n = 32, d = 8) a reduced solve ends with 10 contacts active on average, 122 of the 320
-// rows: passing over those alone took 10 % of its instructions off.
+// rows: passing over those alone took 10 % of its instructions off. Their covering
+// entries are set by then, so their largest is taken here too (cover_changed).
 void FastLemke::list_rows() {
   rows_.clear();
   for (int k = 0; k < size_; ++k) {
     if (state_[k] != Pair::Inactive) rows_.push_back(k);
   }
+  cover_changed();
+}
+
+// The largest covering entry of a row taking part (Reduced: of the active contacts), kept
+// for max_cover(): every pivot reads it, and it changes only with the rows or the cover
+// (list_rows, warm_cover). Formed per pivot it was 3 % of the reduced peg's time (n = 32).
+void FastLemke::cover_changed() {
+  cmax_ = 0.0;
+  for (int k : rows_) cmax_ = std::max(cmax_, std::abs(c_[k]));
 }
 
 // Lloyd Sec. 5.3 and App. D: adds contact i's phi, lambda (non-basic) and sigma, gamma
@@ -864,11 +874,19 @@ bool FastLemke::z0_vanished(double slack) {
   return true;
 }
 
-// The largest covering entry of a row taking part (Reduced: of the active contacts).
-double FastLemke::max_cover() const {
-  double cmax = 0.0;
-  for (int k : rows_) cmax = std::max(cmax, std::abs(c_[k]));
-  return cmax;
+// row_l1_ for the ratio test (blocks), formed by the first path of a solve: a warm start
+// that answers reads none of it.
+void FastLemke::form_row_l1() {
+  if (row_l1_formed_) return;
+  row_l1_.setZero(size_);
+  for (int k = 0; k < n_ + n_ * d_; ++k) {
+    const ContactColumn& col = k < n_ ? nc_.N[k] : nc_.D[k - n_];
+    for (int t = 0; t < 2; ++t) {
+      if (col.body[t] >= 0) row_l1_[k] += col.block[t].lpNorm<1>();
+    }
+  }
+  for (int i = 0; i < n_; ++i) row_l1_[lambda_index(i)] = nc_.mu[i] + d_;
+  row_l1_formed_ = true;
 }
 
 // The round-off bounds of a row with m' < 0 for this pivot (those of a basic w are formed
@@ -1097,6 +1115,7 @@ void FastLemke::warm_cover() {
     if (state_[k] != Pair::Inactive)
       c_[k] = (state_[k] == Pair::WBasic ? 1.0 : 0.0) - basic_rows_[k];
   }
+  cover_changed();
   lu_.invalidate();  // the covering entries are in the reduced matrix's z0 column
 }
 
@@ -1214,10 +1233,10 @@ void FastLemke::start_basis() {
     for (int j = 0; j < d_; ++j) state_[phi_index(i, j)] = Pair::WBasic;
     state_[lambda_index(i)] = Pair::WBasic;
   }
-  list_rows();
   // Ones, or spread (the fallback chain's PerturbedCover stage, another_cover): another way
   // through the degenerate vertices.
   spread_cover(size_, cover_perturbation_, cover_seed_, &c_);
+  list_rows();
   lu_.invalidate();  // the covering entries are in the reduced matrix's z0 column
   zval_ = VecX::Zero(size_);
   zmag_ = VecX::Zero(size_);
@@ -1275,6 +1294,7 @@ void FastLemke::keep_refused_end() {
 std::optional<LcpStatus> FastLemke::pivot_to_solution(LcpResult* result, Start start) {
   int* pivots = &result->pivots;
   answered_ = false;
+  form_row_l1();
   const Rhs q_rhs{Rhs::Q, -1, 1.0};
   double qinf = 0.0;
   for (int k = 0; k < size_; ++k) {
