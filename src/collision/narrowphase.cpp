@@ -220,7 +220,9 @@ void capsule_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
 // or a point.
 struct Support {
   enum Kind { Point, Segment, Polygon } kind = Point;
-  Vec3 points[2];
+  // A Point's second entry is never read, but a Support is copied whole: set, so that the
+  // copy reads no uninitialised memory (g++ 12 warned of it in every build).
+  Vec3 points[2] = {Vec3::Zero(), Vec3::Zero()};
   Feature point_features[2];
   Feature interior;                 // the whole feature (face, edge, side)
   int poly_face = -1;               // Polygon of a polyhedron
