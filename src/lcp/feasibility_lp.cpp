@@ -152,8 +152,8 @@ Feasibility find_feasible_point(const MatX& A, const VecX& b) {
   constexpr long double kUnit = std::numeric_limits<long double>::epsilon();
   long double beta = 0.0L, beta_magnitude = 0.0L;
   for (int i = 0; i < m; ++i) {
-    beta += static_cast<long double>(b(i)) * y(i);
-    beta_magnitude += std::abs(static_cast<long double>(b(i)) * y(i));
+    beta += static_cast<long double>(b(i)) * static_cast<long double>(y(i));
+    beta_magnitude += std::abs(static_cast<long double>(b(i)) * static_cast<long double>(y(i)));
   }
   beta -= (m + 2) * kUnit * beta_magnitude;
   if (!(beta > 0.0L)) return result;
@@ -161,8 +161,8 @@ Feasibility find_feasible_point(const MatX& A, const VecX& b) {
   for (int j = 0; j < k; ++j) {
     long double s = 0.0L, magnitude = 0.0L;
     for (int i = 0; i < m; ++i) {
-      s += static_cast<long double>(A(i, j)) * y(i);
-      magnitude += std::abs(static_cast<long double>(A(i, j)) * y(i));
+      s += static_cast<long double>(A(i, j)) * static_cast<long double>(y(i));
+      magnitude += std::abs(static_cast<long double>(A(i, j)) * static_cast<long double>(y(i)));
     }
     s += (m + 2) * kUnit * magnitude;
     worst = std::max(worst, s);

@@ -263,7 +263,9 @@ TEST(LcpCommand, GroupedResidualIsTakenAgainstTheDenseMatrixOrSaidNotComputed) {
   ContactProblem& p = copies.problem;
   const ContactProblem& c = corner.problem;
   p.d = c.d;
-  copies.groups = pivot::PlaneGroups{corner.groups->form, {}, corner.groups->parameter};
+  ASSERT_TRUE(corner.groups.has_value());
+  copies.groups =
+      pivot::PlaneGroups{corner.groups.value().form, {}, corner.groups.value().parameter};
   for (int k = 0; k < kCopies; ++k) {
     const int body0 = k * c.num_bodies(), plane0 = k * c.num_contacts();
     p.mass.insert(p.mass.end(), c.mass.begin(), c.mass.end());
