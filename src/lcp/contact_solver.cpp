@@ -23,6 +23,11 @@ const FallbackResult& ContactSolver::solve_with_fallback(const ContactProblem& p
   return out_;
 }
 
+const NormalizedContacts& ContactSolver::normalize(const ContactProblem& problem) {
+  normalize_contacts(problem, &nc_);
+  return nc_;
+}
+
 const VecX& ContactSolver::velocity(const ContactProblem& problem, const VecX& z,
                                     const NormalizedContacts* columns) {
   if (columns) {

@@ -4,6 +4,7 @@
 // warm start is the answer (tests/world/step_allocation_test.cpp).
 #pragma once
 
+#include "grouped_contact.hpp"
 #include "lemke_fast.hpp"
 #include "normalized_contacts.hpp"
 #include "pivot/lcp.hpp"
@@ -39,12 +40,19 @@ class ContactSolver {
   // normalize_contacts' share (15 %) of a resting stack's step.
   const VecX& velocity(const ContactProblem& problem, const VecX& z,
                        const NormalizedContacts* columns = nullptr);
+  // problem's columns formed into the storage velocity() forms them in when not given (a
+  // grouped island's, for its whole solve and then its velocity); valid until the next
+  // call of either.
+  const NormalizedContacts& normalize(const ContactProblem& problem);
+  // Storage for a grouped island's planes in their layout's order (solve_grouped_contact).
+  PlanesInLayout* planes_in_layout() { return &planes_in_layout_; }
 
  private:
   FastLemkeSolver fast_;
   FallbackResult out_;
   const NormalizedContacts* columns_ = nullptr;
-  NormalizedContacts nc_;  // velocity()'s columns when not given
+  NormalizedContacts nc_;  // velocity()'s columns when not given, and normalize()'s
+  PlanesInLayout planes_in_layout_;
   VecX v_c_, v_;
 };
 

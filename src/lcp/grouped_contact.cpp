@@ -1,6 +1,8 @@
 // A contact problem over planes with nonconvex groups solved by its formulation: the one
 // entry the stepper's grouped islands and `pivot lcp solve` on a grouped file share, so a
 // failed step's file replays the step's own solve.
+#include "grouped_contact.hpp"
+
 #include <stdexcept>
 #include <utility>
 
@@ -51,13 +53,20 @@ LcpCheck check_grouped_solution(const ContactProblem& planes, const PlaneGroups&
 GroupedSolve solve_grouped_contact(const ContactProblem& planes, const PlaneGroups& groups,
                                    LcpMethod method, const LemkeOptions& lemke,
                                    const LcpBasis& warm) {
+  return solve_grouped_contact(planes, nullptr, nullptr, groups, method, lemke, warm);
+}
+
+GroupedSolve solve_grouped_contact(const ContactProblem& planes, const NormalizedContacts* columns,
+                                   PlanesInLayout* storage, const PlaneGroups& groups,
+                                   LcpMethod method, const LemkeOptions& lemke,
+                                   const LcpBasis& warm) {
   check_parameter(groups);
   GroupedSolve out;
   if (groups.form == NonconvexFormulation::Max) {
     MaxGroupOptions options;
     options.lemke = lemke;
-    MaxGroupResult max = solve_contact_with_max_groups(planes, groups.groups, groups.parameter,
-                                                       method, options, warm);
+    MaxGroupResult max = solve_contact_with_max_groups(planes, columns, storage, groups.groups,
+                                                       groups.parameter, method, options, warm);
     out.formulation_z = max.lcp.z;
     out.selections = max.selections;
     out.failed_selections = max.failed_selections;

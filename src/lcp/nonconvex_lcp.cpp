@@ -10,6 +10,7 @@
 #include <string>
 
 #include "contact_solver.hpp"
+#include "grouped_contact.hpp"
 #include "lcp_check.hpp"
 #include "normalized_contacts.hpp"
 #include "pivot/nonconvex.hpp"
@@ -446,8 +447,10 @@ class DensePlanes final : public PlaneLcp {
 
 class ContactPlanes final : public PlaneLcp {
  public:
-  ContactPlanes(const ContactProblem& planes, LcpMethod method, const LemkeOptions& options)
-      : planes_(planes), nc_(normalize_contacts(planes)), method_(method), options_(options) {}
+  // columns: those of planes (normalize_contacts).
+  ContactPlanes(const ContactProblem& planes, const NormalizedContacts& columns, LcpMethod method,
+                const LemkeOptions& options)
+      : planes_(planes), nc_(columns), method_(method), options_(options) {}
   VecX rows(const VecX& z_p) const override {
     double q_scale = 0.0;
     return contact_lcp_w(nc_, z_p, &q_scale);
@@ -475,7 +478,7 @@ class ContactPlanes final : public PlaneLcp {
 
  private:
   const ContactProblem& planes_;
-  const NormalizedContacts nc_;
+  const NormalizedContacts& nc_;
   const LcpMethod method_;
   const LemkeOptions& options_;
 };
@@ -849,6 +852,15 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
                                              const NonconvexGroups& groups, double gamma,
                                              LcpMethod method, const MaxGroupOptions& options,
                                              const LcpBasis& warm) {
+  return solve_contact_with_max_groups(planes, nullptr, nullptr, groups, gamma, method, options,
+                                       warm);
+}
+
+MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
+                                             const NormalizedContacts* columns,
+                                             PlanesInLayout* storage, const NonconvexGroups& groups,
+                                             double gamma, LcpMethod method,
+                                             const MaxGroupOptions& options, const LcpBasis& warm) {
   const Clock::time_point start = Clock::now();
   if (!(gamma > 1.0 && std::isfinite(gamma))) {
     throw std::invalid_argument("solve_contact_with_max_groups: gamma must be finite and > 1");
@@ -857,7 +869,10 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
   out.plane_order = plane_order(planes.num_contacts(), groups, &out.layout);
   out.layout.form = NonconvexFormulation::Max;
   out.layout.d = planes.d;
-  ContactProblem ordered = planes;
+  PlanesInLayout local;
+  PlanesInLayout& in_layout = storage ? *storage : local;
+  ContactProblem& ordered = in_layout.problem;
+  ordered = planes;
   const int P = planes.num_contacts();
   const int d = planes.d;
   for (int k = 0; k < P; ++k) {
@@ -882,7 +897,12 @@ MaxGroupResult solve_contact_with_max_groups(const ContactProblem& planes,
   LcpBasis warm_in_layout;
   if (warm.z_basic.size() == static_cast<size_t>(planes.lcp_size()))
     permute(warm, true, &warm_in_layout);
-  const ContactPlanes plane_lcp(ordered, method, options.lemke);
+  if (columns) {
+    reorder_contacts(*columns, out.plane_order, &in_layout.columns);
+  } else {
+    normalize_contacts(ordered, &in_layout.columns);
+  }
+  const ContactPlanes plane_lcp(ordered, in_layout.columns, method, options.lemke);
   MaxGroupSearch search(plane_lcp, out.layout, gamma, options, warm_in_layout);
   out.lcp = search_result(&search, out.layout.size(), start);
   if (out.lcp.status == LcpStatus::Solved) permute(search.basis(), false, &out.plane_basis);

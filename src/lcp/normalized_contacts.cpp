@@ -82,6 +82,24 @@ void normalize_contacts(const ContactProblem& p, NormalizedContacts* out) {
   nc.b = p.b;
 }
 
+void reorder_contacts(const NormalizedContacts& nc, const std::vector<int>& order,
+                      NormalizedContacts* out) {
+  out->num_bodies = nc.num_bodies;
+  out->d = nc.d;
+  out->factor = nc.factor;
+  out->k = nc.k;
+  out->N.clear();
+  out->D.clear();
+  out->mu.clear();
+  out->b.clear();
+  for (const int from : order) {
+    out->N.push_back(nc.N[from]);
+    for (int j = 0; j < nc.d; ++j) out->D.push_back(nc.D[static_cast<size_t>(from) * nc.d + j]);
+    out->mu.push_back(nc.mu[from]);
+    out->b.push_back(nc.b[from]);
+  }
+}
+
 VecX body_velocity_from_normalized(const NormalizedContacts& nc, const VecX& v_c) {
   VecX v;
   body_velocity_from_normalized(nc, v_c, &v);

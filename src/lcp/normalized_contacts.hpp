@@ -26,6 +26,12 @@ struct NormalizedContacts {
 NormalizedContacts normalize_contacts(const ContactProblem& problem);
 // The same into *out, whose storage is reused: no allocation for sizes it has held before.
 void normalize_contacts(const ContactProblem& problem, NormalizedContacts* out);
+// The columns of the problem whose contact k is contact order[k] of nc's (order a
+// permutation), as copies: to the bit what normalize_contacts forms for that problem, as
+// each column is solved alone with its body's factor.
+// Into *out, whose storage is reused.
+void reorder_contacts(const NormalizedContacts& nc, const std::vector<int>& order,
+                      NormalizedContacts* out);
 
 // The column operations below are inline: the fast methods call them once per row and
 // pivot, and as out-of-line calls they were 14 % of a peg solve's instructions (issue 15).

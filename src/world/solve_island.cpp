@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "lcp/grouped_contact.hpp"
+
 namespace pivot {
 
 namespace {
@@ -10,8 +12,10 @@ namespace {
 // (velocities, f/h included). Twice the largest approach speed any side sees without
 // impulses, |q|_inf of the plane LCP, plus one, is the paper's "twice the distance the
 // fastest point can travel" per unit time.
-double max_formulation_gamma(const ContactProblem& planes) {
-  const VecX q = contact_lcp_w(planes, VecX::Zero(planes.lcp_size()));
+double max_formulation_gamma(const NormalizedContacts& planes) {
+  double q_scale = 0.0;
+  const VecX q = contact_lcp_w(
+      planes, VecX::Zero(static_cast<Eigen::Index>(planes.N.size()) * (planes.d + 2)), &q_scale);
   return 1.0 + 2.0 * q.cwiseAbs().maxCoeff();
 }
 
@@ -19,8 +23,10 @@ double max_formulation_gamma(const ContactProblem& planes) {
 // a viewer shows and far above round-off.
 constexpr double kSummationEpsilon_m = 1e-4;
 
-// The constant of the scene's formulation for an island's planes (PlaneGroups::parameter).
-double formulation_parameter(NonconvexFormulation form, const ContactProblem& planes, double h_s) {
+// The constant of the scene's formulation for an island's planes (PlaneGroups::parameter),
+// from their normalised columns.
+double formulation_parameter(NonconvexFormulation form, const NormalizedContacts& planes,
+                             double h_s) {
   return form == NonconvexFormulation::Max ? max_formulation_gamma(planes)
                                            : kSummationEpsilon_m / h_s;
 }
@@ -43,15 +49,18 @@ void solve_island(const ContactProblem& problem, PlaneGroups* groups, const Scen
     out.columns = solver->columns();
     return;
   }
-  out.columns = nullptr;
+  // The planes normalised once, for gamma, every selection's rows and the velocity.
+  const NormalizedContacts& columns = solver->normalize(problem);
+  out.columns = &columns;
   out.fell_back = false;
   out.rescued_by.reset();
   out.selections = 0;
   out.budgets_exhausted = 0;
   groups->form = settings.nonconvex;
-  groups->parameter = formulation_parameter(groups->form, problem, settings.time_step_s);
+  groups->parameter = formulation_parameter(groups->form, columns, settings.time_step_s);
   const auto solve = [&](LcpMethod method) {
-    GroupedSolve grouped = solve_grouped_contact(problem, *groups, method, lemke, warm);
+    GroupedSolve grouped = solve_grouped_contact(problem, &columns, solver->planes_in_layout(),
+                                                 *groups, method, lemke, warm);
     out.selections += grouped.selections;
     out.budgets_exhausted += grouped.budget_exhausted;
     return std::move(grouped.lcp);

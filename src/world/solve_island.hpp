@@ -18,8 +18,9 @@ struct IslandSolve {
   std::optional<FallbackStage> rescued_by;  // the fallback that answered, if one did
   int selections = 0;         // max groups: selections tried, summed over the attempts
   int budgets_exhausted = 0;  // max groups: attempts that spent the selection budget
-  // The problem's mass-normalised columns when the island's solver formed them
-  // (ContactSolver::columns), for its velocity; null for a grouped island.
+  // The problem's mass-normalised columns, which the island's solver formed
+  // (ContactSolver::columns, or ContactSolver::normalize for a grouped island), for its
+  // velocity; null when the standard method solved an island without groups.
   const NormalizedContacts* columns = nullptr;
 };
 

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "lcp/grouped_contact.hpp"
+#include "lcp/normalized_contacts.hpp"
 #include "pivot/nonconvex.hpp"
 #include "pivot/problem_file.hpp"
 #include "support/random_contact_problems.hpp"
@@ -586,6 +589,88 @@ TEST(NonconvexSum, LeavesNoPlaneBasis) {
   const GroupedSolve solved = solve_grouped_contact(file.problem, sum, LcpMethod::Reduced);
   ASSERT_EQ(solved.lcp.status, LcpStatus::Solved);
   EXPECT_TRUE(solved.lcp.basis.z_basic.empty());
+}
+
+}  // namespace
+}  // namespace pivot
+
+namespace pivot {
+namespace {
+
+bool same_bits(const VecX& a, const VecX& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+}
+
+ContactProblemFile grouped_file(const std::string& name) {
+  return std::get<ContactProblemFile>(
+      read_problem_file(std::string(PIVOT_SOURCE_DIR) + "/tests/lcp/grouped/" + name + ".contact"));
+}
+
+// A World step hands a grouped island's solve the planes' columns, normalised once, and
+// storage kept from the island's last solve (lcp/grouped_contact.hpp). The answer must be
+// the one the public entry forms for itself, to the bit, whatever the storage last held:
+// here first a larger island's planes, then this one's.
+TEST(NonconvexMax, GivenColumnsAndKeptStorageGiveTheSameBits) {
+  const ContactProblemFile file = grouped_file("egan_corner_step0");  // 14 groups among the planes
+  ASSERT_TRUE(file.groups.has_value());
+  const GroupedSolve own = solve_grouped_contact(file.problem, *file.groups, LcpMethod::Reduced);
+  ASSERT_EQ(own.lcp.status, LcpStatus::Solved);
+  const NormalizedContacts columns = normalize_contacts(file.problem);
+  PlanesInLayout storage;
+  storage.problem = grouped_file("bin_pile_40_step133").problem;
+  normalize_contacts(storage.problem, &storage.columns);
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round);
+    const GroupedSolve given = solve_grouped_contact(file.problem, &columns, &storage, *file.groups,
+                                                     LcpMethod::Reduced, {}, {});
+    EXPECT_EQ(given.lcp.status, own.lcp.status);
+    EXPECT_EQ(given.selections, own.selections);
+    EXPECT_EQ(given.lcp.pivots, own.lcp.pivots);
+    EXPECT_TRUE(same_bits(given.lcp.z, own.lcp.z));
+    EXPECT_TRUE(same_bits(given.formulation_z, own.formulation_z));
+    EXPECT_EQ(given.lcp.basis.z_basic, own.lcp.basis.z_basic);
+  }
+}
+
+// reorder_contacts copies columns; normalising the reordered problem solves them again.
+// Each column is solved alone with its body's factor, so the two agree to the bit.
+TEST(NormalizedContacts, ReorderedColumnsAreThoseOfTheReorderedProblem) {
+  const ContactProblem p = grouped_file("bin_pile_40_step133").problem;
+  const int n = p.num_contacts();
+  std::vector<int> order(n), identity(n);
+  for (int k = 0; k < n; ++k) {
+    order[k] = (7 * k + 3) % n;  // a permutation while 7 and n are coprime (n = 163)
+    identity[k] = k;
+  }
+  ASSERT_TRUE(std::is_permutation(order.begin(), order.end(), identity.begin()));
+  ContactProblem reordered = p;
+  for (int k = 0; k < n; ++k) {
+    reordered.normal[k] = p.normal[order[k]];
+    reordered.mu[k] = p.mu[order[k]];
+    reordered.b[k] = p.b[order[k]];
+    for (int j = 0; j < p.d; ++j) reordered.friction[k * p.d + j] = p.friction[order[k] * p.d + j];
+  }
+  const NormalizedContacts expected = normalize_contacts(reordered);
+  NormalizedContacts copied;
+  reorder_contacts(normalize_contacts(p), order, &copied);
+  ASSERT_EQ(copied.N.size(), expected.N.size());
+  ASSERT_EQ(copied.D.size(), expected.D.size());
+  auto same_column = [](const ContactColumn& a, const ContactColumn& b) {
+    for (int s = 0; s < 2; ++s) {
+      if (a.body[s] != b.body[s]) return false;
+      if (a.body[s] >= 0 && std::memcmp(a.block[s].data(), b.block[s].data(), sizeof(Vec6)) != 0)
+        return false;
+    }
+    return true;
+  };
+  for (size_t i = 0; i < copied.N.size(); ++i)
+    EXPECT_TRUE(same_column(copied.N[i], expected.N[i])) << i;
+  for (size_t i = 0; i < copied.D.size(); ++i)
+    EXPECT_TRUE(same_column(copied.D[i], expected.D[i])) << i;
+  EXPECT_EQ(copied.mu, expected.mu);
+  EXPECT_EQ(copied.b, expected.b);
+  EXPECT_TRUE(same_bits(copied.k, expected.k));
 }
 
 }  // namespace
