@@ -220,7 +220,10 @@ class FastLemke {
   // afresh (a path's final answer, the warm start).
   enum class Factor { Update, Fresh };
   bool build_basis(Factor how);
-  void solve(const Rhs& in);
+  // Whether solve() forms the round-off bounds of its values, which only the ratio test
+  // reads: a column of B^-1 for the lexicographic rule and an answer's basis need none.
+  enum class Bounds { Formed, Skipped };
+  void solve(const Rhs& in, Bounds bounds = Bounds::Formed);
   double basic_w_value(const Rhs& in, int k, const VecX& V, const VecX& z, double z0) const;
   double normal_w_part(int k, const VecX& V) const;
   double friction_w_part(int k, const VecX& V, const VecX& z) const;
@@ -533,8 +536,11 @@ bool FastLemke::build_basis(Factor how) {
 }
 
 // Solves the basis system for q_in (Lloyd App. A): reduced system (42)/(44)/(47), or (31)
-// for a complementary basis, then phi_x by (38), v_c by (40) and lambda by (41).
-void FastLemke::solve(const Rhs& in) {
+// for a complementary basis, then phi_x by (38), v_c by (40) and lambda by (41). The values
+// are the same bits with the bounds skipped. On Lloyd's stacks half of the solves are
+// columns of B^-1 for ties, and every resting island's step solves its warm basis once.
+void FastLemke::solve(const Rhs& in, Bounds bounds) {
+  const bool bound = bounds == Bounds::Formed;
   const int nt = static_cast<int>(theta_rows_.size());
   const int nk = static_cast<int>(kappa_.size());
   const int r = rsize_;
@@ -569,56 +575,65 @@ void FastLemke::solve(const Rhs& in) {
   lu_.solve(rhs_.data(), colscale_.data());
   // rhs_ holds the scaled unknowns y = S x of lu_; their error is about noise_ |y|_inf.
   double ynorm = 0.0;
-  for (int a = 0; a < r; ++a) ynorm = std::max(ynorm, std::abs(rhs_[a]));
+  if (bound) {
+    for (int a = 0; a < r; ++a) ynorm = std::max(ynorm, std::abs(rhs_[a]));
+  }
   for (int a = 0; a < r; ++a) {
     rhs_[a] /= colscale_[a];
-    rmag_[a] = ynorm / colscale_[a];
+    if (bound) rmag_[a] = ynorm / colscale_[a];
   }
   z0val_ = z0_basic_ ? rhs_[r - 1] : 0.0;
-  // Round-off bounds (first order, in units of noise_): a value derived from the reduced
-  // unknowns carries the sum over its terms of |coefficient| times their bounds. The ratio
-  // test judges each row by its own bound: with mu ~ 1000 the cone rows' values are 1e5
-  // times z0's, and one scale for all rows hid z0's tie (it then went on below zero).
-  z0mag_ = z0_basic_ ? rmag_[r - 1] : 0.0;
   // Lloyd (40): v_c = N_* theta + D_* phi_kappa - b_* + c_* z0.
   v_ = cstar_ * z0val_ - bstar_;
-  vabs_.setZero();
-  lambda_mag_max_ = 0.0;
-  for (size_t s = 0; s < lambda_rows_.size(); ++s) {
-    const int x = x_of_[lambda_rows_[s]];
-    add_abs_column(friction(x),
-                   std::abs(c_[lambda_index(lambda_rows_[s])]) * z0mag_ + std::abs(bgamma_[s]),
-                   &vabs_);
-  }
   for (int a = 0; a < nt; ++a) {
     zval_[theta_rows_[a]] = rhs_[a];
-    zmag_[theta_rows_[a]] = rmag_[a];
     add_scaled_column(nstar_[a], rhs_[a], &v_);
-    add_abs_column(nstar_[a], rmag_[a], &vabs_);
   }
   for (int b = 0; b < nk; ++b) {
     zval_[kappa_[b]] = rhs_[nt + b];
-    zmag_[kappa_[b]] = rmag_[nt + b];
     add_scaled_column(dstar_[b], rhs_[nt + b], &v_);
-    add_abs_column(dstar_[b], rmag_[nt + b], &vabs_);
+  }
+  if (bound) {
+    // Round-off bounds (first order, in units of noise_): a value derived from the reduced
+    // unknowns carries the sum over its terms of |coefficient| times their bounds. The
+    // ratio test judges each row by its own bound: with mu ~ 1000 the cone rows' values
+    // are 1e5 times z0's, and one scale for all rows hid z0's tie (it then went on below
+    // zero).
+    z0mag_ = z0_basic_ ? rmag_[r - 1] : 0.0;
+    lambda_mag_max_ = 0.0;
+    vabs_.setZero();
+    for (size_t s = 0; s < lambda_rows_.size(); ++s) {
+      const int x = x_of_[lambda_rows_[s]];
+      add_abs_column(friction(x),
+                     std::abs(c_[lambda_index(lambda_rows_[s])]) * z0mag_ + std::abs(bgamma_[s]),
+                     &vabs_);
+    }
+    for (int a = 0; a < nt; ++a) {
+      zmag_[theta_rows_[a]] = rmag_[a];
+      add_abs_column(nstar_[a], rmag_[a], &vabs_);
+    }
+    for (int b = 0; b < nk; ++b) {
+      zmag_[kappa_[b]] = rmag_[nt + b];
+      add_abs_column(dstar_[b], rmag_[nt + b], &vabs_);
+    }
   }
   for (size_t s = 0; s < lambda_rows_.size(); ++s) {
     const int i = lambda_rows_[s];
     const int x = x_of_[i];
     const int l = lambda_index(i);
-    double phi_sum = 0.0, phi_mag = 0.0;
-    for (int b = kappa_begin_[i]; b < kappa_end_[i]; ++b) {
-      phi_sum += zval_[kappa_[b]];
-      phi_mag += zmag_[kappa_[b]];
-    }
+    double phi_sum = 0.0;
+    for (int b = kappa_begin_[i]; b < kappa_end_[i]; ++b) phi_sum += zval_[kappa_[b]];
     const bool theta_basic = state_[i] == Pair::ZBasic;
     const double theta = theta_basic ? zval_[i] : 0.0;
     // Lloyd (38): phi_x = mu theta - E' phi_kappa + c_gamma z0 - b_gamma.
     zval_[x] = nc_.mu[i] * theta - phi_sum + c_[l] * z0val_ - bgamma_[s];
-    zmag_[x] = (theta_basic ? nc_.mu[i] * zmag_[i] : 0.0) + phi_mag + std::abs(c_[l]) * z0mag_ +
-               std::abs(bgamma_[s]);
     // Lloyd (41): lambda = -D_x' v_c + b_x - c_x z0.
     zval_[l] = bx_[s] - c_[x] * z0val_ - column_dot(friction(x), v_);
+    if (!bound) continue;
+    double phi_mag = 0.0;
+    for (int b = kappa_begin_[i]; b < kappa_end_[i]; ++b) phi_mag += zmag_[kappa_[b]];
+    zmag_[x] = (theta_basic ? nc_.mu[i] * zmag_[i] : 0.0) + phi_mag + std::abs(c_[l]) * z0mag_ +
+               std::abs(bgamma_[s]);
     zmag_[l] = std::abs(bx_[s]) + std::abs(c_[x]) * z0mag_ + abs_column_dot(friction(x), vabs_);
     lambda_mag_max_ = std::max(lambda_mag_max_, zmag_[l]);
   }
@@ -626,13 +641,14 @@ void FastLemke::solve(const Rhs& in) {
   V_ = v_;
   if (in.kind == Rhs::Q) {
     V_ += in.scale * nc_.k;
-    vabs_ += std::abs(in.scale) * nc_.k.cwiseAbs();
+    if (bound) vabs_ += std::abs(in.scale) * nc_.k.cwiseAbs();
   } else if (in.kind == Rhs::Column && kind(in.index) != Kind::Cone) {
     const ContactColumn& col =
         kind(in.index) == Kind::Normal ? nc_.N[in.index] : friction(in.index);
     add_scaled_column(col, in.scale, &V_);
-    add_abs_column(col, std::abs(in.scale), &vabs_);
+    if (bound) add_abs_column(col, std::abs(in.scale), &vabs_);
   }
+  if (!bound) return;
   vabs_max_ = vabs_.maxCoeff();
   zmag_max_ = lambda_mag_max_;
   for (int a = 0; a < r; ++a) zmag_max_ = std::max(zmag_max_, rmag_[a]);
@@ -957,7 +973,7 @@ int FastLemke::lexicographic_min(const VecX& divisor) {
     }
     ++stats_.inverse_columns;
     const Rhs unit{Rhs::Unit, j, 1.0};
-    solve(unit);
+    solve(unit, Bounds::Skipped);
     double best = std::numeric_limits<double>::infinity();
     double scale = 0.0;
     entries_.clear();
@@ -1084,7 +1100,7 @@ int FastLemke::flip_to_answer(double slack, int max_flips, LcpResult* result, bo
       if (!flips_.undo_singular(&warm_basic_)) break;  // the basis as given
       continue;
     }
-    solve(Rhs{Rhs::Q, -1, 1.0});
+    solve(Rhs{Rhs::Q, -1, 1.0}, Bounds::Skipped);
     finish(result);
     if (repair == 0 && first_at_rest) *first_at_rest = at_rest(result->z, result->w, n_, d_, slack);
     auto entry = [&](int k) { return std::min(result->z[k], result->w[k]); };
@@ -1612,7 +1628,7 @@ bool FastLemke::final_answer(LcpResult* result) {
   const bool ok = build_basis(Factor::Fresh);
   stats_.factor_time_us += microseconds_since(t0);
   if (!ok) return false;
-  solve(Rhs{Rhs::Q, -1, 1.0});
+  solve(Rhs{Rhs::Q, -1, 1.0}, Bounds::Skipped);
   finish(result);
   return accepted(*result);
 }
