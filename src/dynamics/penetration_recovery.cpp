@@ -22,18 +22,17 @@ bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& gr
   return any;
 }
 
-ContactProblem recovery_problem(const ContactProblem& step, const VecX& v,
-                                const std::vector<double>& depth_m, double h_s,
-                                double recovery_speed_mps) {
-  ContactProblem pseudo = step;
-  std::fill(pseudo.mu.begin(), pseudo.mu.end(), 0.0);
-  for (int k = 0; k < pseudo.num_bodies(); ++k) {
-    pseudo.kx.segment<6>(6 * k) = pseudo.mass[k] * v.segment<6>(6 * k);
+void recovery_problem(const ContactProblem& step, const VecX& v, const std::vector<double>& depth_m,
+                      double h_s, double recovery_speed_mps, ContactProblem* pseudo) {
+  ContactProblem& p = *pseudo;
+  p = step;
+  std::fill(p.mu.begin(), p.mu.end(), 0.0);
+  for (int k = 0; k < p.num_bodies(); ++k) {
+    p.kx.segment<6>(6 * k) = p.mass[k] * v.segment<6>(6 * k);
   }
-  for (int i = 0; i < pseudo.num_contacts(); ++i) {
-    pseudo.b[i] -= std::min(recovery_speed_mps, depth_m[i] / h_s);
+  for (int i = 0; i < p.num_contacts(); ++i) {
+    p.b[i] -= std::min(recovery_speed_mps, depth_m[i] / h_s);
   }
-  return pseudo;
 }
 
 }  // namespace pivot

@@ -34,8 +34,9 @@ bool recovery_depths(const std::vector<double>& gap_m, const NonconvexGroups& gr
 //   k~_x = M v,  b'_i = b_i - min(recovery_speed, s_i / h),
 // so a penetrating unit separates at up to recovery_speed more than v does, and no other
 // contact is pushed closer than v already brings it. u = contact_velocity(z') - v.
-ContactProblem recovery_problem(const ContactProblem& step, const VecX& v,
-                                const std::vector<double>& depth_m, double h_s,
-                                double recovery_speed_mps);
+// Into *pseudo, whose storage is reused: a pile's landing pushes an island out on many
+// steps, and a fresh copy of its problem each time page-faulted.
+void recovery_problem(const ContactProblem& step, const VecX& v, const std::vector<double>& depth_m,
+                      double h_s, double recovery_speed_mps, ContactProblem* pseudo);
 
 }  // namespace pivot

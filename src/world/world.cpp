@@ -50,6 +50,7 @@ struct World::Pipeline {
     IslandInput input;       // the island's stepper input
     LcpBasis warm;           // its warm start
     ContactProblem problem;  // its contact LCP
+    ContactProblem pseudo;   // its recovery push's (recovery_problem)
     ContactSolver solver;
     IslandSolve solved;  // the solver's answer (or the grouped search's)
     VecX z;              // the impulses applied
@@ -443,8 +444,9 @@ bool World::step_island(int island_index) {
   if (!recovering || !solved) return true;
   t0 = Clock::now();
   ++stats.recoveries;
-  const ContactProblem pseudo = recovery_problem(problem, v, in.stepper.recovery_depth_m, h,
-                                                 scene_.settings.penetration_recovery_speed_mps);
+  const ContactProblem& pseudo = kept.pseudo;
+  recovery_problem(problem, v, in.stepper.recovery_depth_m, h,
+                   scene_.settings.penetration_recovery_speed_mps, &kept.pseudo);
   const VecX v_solved = v;  // the island's solver forms the push's velocity next
   // The push starts from the step's answer basis (empty without warm starts). Its LCP is the
   // step's with mu = 0 and a deeper b, so the contacts that push are mostly those that
