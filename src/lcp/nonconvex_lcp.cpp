@@ -14,6 +14,7 @@
 #include "lcp_check.hpp"
 #include "normalized_contacts.hpp"
 #include "pivot/nonconvex.hpp"
+#include "screened_contact.hpp"
 #include "stopwatch.hpp"
 
 namespace pivot {
@@ -458,20 +459,16 @@ class ContactPlanes final : public PlaneLcp {
   LcpResult solve(const std::vector<int>& index, bool rescue, const LcpBasis& warm,
                   VecX* z_p) const override {
     const int P = planes_.num_contacts();
-    const int d = planes_.d;
-    ContactProblem kept;
-    kept.d = d;
-    kept.mass = planes_.mass;
-    kept.kx = planes_.kx;
+    std::vector<int> contacts;
     for (const int k : index) {
       if (k >= P) break;
-      kept.mu.push_back(planes_.mu[k]);
-      kept.b.push_back(planes_.b[k]);
-      kept.normal.push_back(planes_.normal[k]);
-      for (int j = 0; j < d; ++j) kept.friction.push_back(planes_.friction[k * d + j]);
+      contacts.push_back(k);
     }
-    LcpResult r = rescue ? solve_contact_with_fallback(kept, method_, options_, warm).result
-                         : solve_contact(kept, method_, without_end_repair(options_), warm);
+    const ContactLcpSolve solve = [&](const ContactProblem& kept, const LcpBasis& start) {
+      return rescue ? solve_contact_with_fallback(kept, method_, options_, start).result
+                    : solve_contact(kept, method_, without_end_repair(options_), start);
+    };
+    LcpResult r = solve_screened(planes_, nc_, contacts, warm, solve);
     if (r.status == LcpStatus::Solved) (*z_p)(index) = r.z;
     return r;
   }
