@@ -355,6 +355,8 @@ class FastLemke {
   std::vector<char> cycle_end_basic_;
   double cycle_end_min_ = -std::numeric_limits<double>::infinity();
   std::vector<char> cold_active_;  // active_ before a warm start, restored when it fails
+  // The basic z of the basis the path started from (lexicographic_min's B0); empty: Step 0.
+  std::vector<char> lex_start_z_;
   BasisFlips flips_;               // flip_to_answer's flips of warm_basic_
   VecX unit_rates_;                // the warm path's Step 0: B^-1 c, all ones (warm_cover)
   VecX basic_ones_, basic_rows_;   // warm_cover(): 1_Z (one for each basic z) and M 1_Z
@@ -959,20 +961,30 @@ bool FastLemke::indeterminate_rows_stay_feasible(double tmin, bool* spared_infea
 }
 
 // Lexicographic ratio test (Cottle-Pang-Stone Sec. 4.9): among the tied candidates keep
-// those minimising (B^-1)_{k,j} / divisor_k for j = 1, 2, ... until one is left. Columns
-// of B^-1 are computed only here, on demand (Lloyd Sec. 4: a column of B^-1 costs a solve).
+// those minimising (B^-1 B0)_{k,j} / divisor_k for j = 1, 2, ... until one is left, B0
+// being the basis the path started from. Its guarantee against cycling is that the rows
+// of [q', B^-1 B0] are lexicographically positive after z0 enters, as they are when q is
+// perturbed along B0's columns (e, e^2, ...): B^-1 B0 is the identity at the start. From
+// Step 0, B0 = I and these are the columns of B^-1. From a warm basis, B^-1's own columns
+// (the identity's order) gave no such start, and paths cycled: on the bin pile's settling
+// island (scenes/bin_pile_40.json, step 91, 166 contacts) the reduced method's warm path
+// went round a cycle twice and failed after 990 pivots, and Step 0 then took 885 more.
+// Columns are computed only here, on demand (Lloyd Sec. 4: a column costs a solve).
 int FastLemke::lexicographic_min(const VecX& divisor) {
   for (int j = 0; j < size_ && candidates_.size() > 1; ++j) {
     if (state_[j] == Pair::Inactive) continue;
-    if (state_[j] == Pair::WBasic) {
-      // Column j of B^-1 is the unit vector of the basic w_j: only w_j has a (positive)
-      // entry, so it is the one dropped.
+    // B0's column j: e_j for a basic w_j, -M_j for a basic z_j.
+    const bool b0_z = !lex_start_z_.empty() && lex_start_z_[j];
+    if ((state_[j] == Pair::WBasic && !b0_z) || (state_[j] == Pair::ZBasic && b0_z)) {
+      // B0's column j is the column of pair j's basic variable in B as well, so column j of
+      // B^-1 B0 is that variable's unit vector: only its row has a (positive) entry, so it
+      // is the one dropped.
       const auto it = std::find(candidates_.begin(), candidates_.end(), j);
       if (it != candidates_.end()) candidates_.erase(it);
       continue;
     }
     ++stats_.inverse_columns;
-    const Rhs unit{Rhs::Unit, j, 1.0};
+    const Rhs unit = b0_z ? Rhs{Rhs::Column, j, -1.0} : Rhs{Rhs::Unit, j, 1.0};
     solve(unit, Bounds::Skipped);
     double best = std::numeric_limits<double>::infinity();
     double scale = 0.0;
@@ -1168,6 +1180,7 @@ std::optional<LcpStatus> FastLemke::warm_path(const LcpBasis& warm, LcpResult* r
   const int limit = max_pivots_;
   max_pivots_ = std::min(limit, result->pivots + kWarmPathPivots * size_);
   std::optional<LcpStatus> status;
+  lex_start_z_ = warm.z_basic;
   while (!status) {
     start_basis();
     for (int k = 0; k < size_; ++k) {
@@ -1176,6 +1189,7 @@ std::optional<LcpStatus> FastLemke::warm_path(const LcpBasis& warm, LcpResult* r
     warm_cover();
     status = pivot_to_solution(result, Start::Warm);
   }
+  lex_start_z_.clear();
   max_pivots_ = limit;
   if (status == LcpStatus::Cancelled) return status;
   if (status == LcpStatus::Solved && (answered_ || final_answer(result))) {

@@ -178,7 +178,11 @@ TEST(WorldWarmStart, ChangingDKeepsTheRestingStacksBasis) {
 // (kRestWarmPathSize): the 40-body bin pile at rest (step 120) with d changed 4 -> 6 creeps
 // into the new cone at velocities within the slack, and Step 0's paths took 2,572 to
 // 10,616 pivots on every step from 125 to 135, their answers refused by the next step's
-// flips; the warm path answers step 125 in 71 pivots, and every step after it is warm.
+// flips; the warm path answered step 125 in 71 pivots, and every step after it was warm.
+// Since warm paths break ties relative to their starting basis (lemke_fast.cpp,
+// lexicographic_min) the pile is still settling at step 120: steps 121-125 take warm paths
+// of 817 down to 53 pivots, and from 126 on each island is a warm start or a short warm
+// path (step 132: one of 30 pivots).
 TEST(WorldWarmStart, ALargePileAtRestSettlingIntoANewConeTakesTheWarmPath) {
   World world(test::shipped_scene("bin_pile_40.json"));
   for (int k = 0; k < 120; ++k) world.step();
@@ -187,7 +191,8 @@ TEST(WorldWarmStart, ALargePileAtRestSettlingIntoANewConeTakesTheWarmPath) {
     const StepStats& s = world.step();
     EXPECT_EQ(s.failures + s.fallbacks, 0) << "step " << k;
     if (k >= 126) {
-      EXPECT_EQ(s.warm_starts, s.islands) << "step " << k;
+      EXPECT_EQ(s.warm_starts + s.warm_paths, s.islands) << "step " << k;
+      EXPECT_LE(s.pivots, 100) << "step " << k;
     }
   }
 }
