@@ -281,9 +281,11 @@ int FactoredLemke::leaving_row() {
   return ties_.size() == 1 ? ties_.front() : lexicographic_min(&ties_);
 }
 
-// The lexicographic rule (Cottle-Pang-Stone 4.9) with columns of B^-1 solved on demand, as
-// the fast methods do (lemke_fast.cpp, lexicographic_min): column k of B^-1 is the unit
-// vector of w_k when w_k is basic, which drops w_k from the candidates. An entry within its
+// The lexicographic rule (Cottle-Pang-Stone 4.9) with columns of B^-1 B0 solved on demand,
+// B0 the basis the path started from (the identity from Step 0, the warm basis for
+// run_from), as the fast methods do (lemke_fast.cpp, lexicographic_min, which says why B0):
+// column k is the unit vector of pair k's basic variable when it is the one basic in B0,
+// which drops it from the candidates. An entry within its
 // own round-off bound is zero, and two entries tie when they agree to noise_ relative to
 // their size. A window scaled by the largest entry among the candidates kept rows whose
 // entries differ, and the first of them left: on Siconos' lcp_tobenna (degenerate, n = 40)
@@ -292,12 +294,14 @@ int FactoredLemke::leaving_row() {
 // judges the updated inverse's) end the tower's block_tower_10_d8_step91937 on a ray.
 int FactoredLemke::lexicographic_min(std::vector<int>* candidates) {
   for (int k = 0; k < n_ && candidates->size() > 1; ++k) {
-    if (state_[k] == Pair::WBasic) {
+    // B0's column k: e_k for a basic w_k, -M_k for a basic z_k (A = [I, -M, -c]).
+    const bool b0_z = !start_z_.empty() && start_z_[k];
+    if ((state_[k] == Pair::WBasic && !b0_z) || (state_[k] == Pair::ZBasic && b0_z)) {
       const auto it = std::find(candidates->begin(), candidates->end(), k);
       if (it != candidates->end()) candidates->erase(it);
       continue;
     }
-    solve(Rhs{Rhs::Unit, k}, &e_, &emag_, candidates);
+    solve(b0_z ? Rhs{Rhs::Column, n_ + k} : Rhs{Rhs::Unit, k}, &e_, &emag_, candidates);
     const auto entry = [&](int j) {
       return std::abs(e_(j)) <= noise_ * emag_(j) ? 0.0 : e_(j) / d_(j);
     };
@@ -370,6 +374,7 @@ LcpStatus FactoredLemke::run() {
 }
 
 LcpStatus FactoredLemke::run_from(const std::vector<char>& z_basic) {
+  start_z_ = z_basic;
   for (int j = 0; j < n_; ++j) {
     if (!z_basic[j]) continue;
     state_[j] = Pair::ZBasic;

@@ -67,6 +67,7 @@ class FactoredLemke {
   bool z0_leaves() const;
   int leaving_row();
   int lexicographic_min(std::vector<int>* candidates);
+  std::vector<char> start_z_;  // basic z of the basis the path started from; empty: Step 0
   void pivot(int leaving_row, int entering);
   LcpStatus follow(int entering);
   // z0 and every basic value's shortfall within slack: the basis with z0 dropped is an answer.

@@ -264,6 +264,12 @@ TEST(WarmStart, AWarmPathBreaksTiesRelativeToItsStartingBasis) {
     EXPECT_EQ(r.stats.warm_paths, 1) << to_string(method);
     EXPECT_TRUE(check_contact_solution(p, r.lcp.z).accepted) << to_string(method);
   }
+  // The standard method's path (FactoredLemke::run_from) breaks its ties alike; its warm
+  // path answered this island with either order (403 and 392 pivots).
+  const LcpResult standard = solve_contact(p, LcpMethod::Standard, {}, warm);
+  ASSERT_EQ(standard.status, LcpStatus::Solved);
+  EXPECT_TRUE(standard.warm_path);
+  EXPECT_TRUE(check_contact_solution(p, standard.z).accepted);
 }
 
 }  // namespace
