@@ -59,7 +59,8 @@ class StepStats:
     rescues: dict[str, int]
     recoveries: int
     deferred_penetrations: int  # penetrations left to the push where the velocity LCP had none
-    substeps: int  # of h / substeps: above 1 only for a body spinning too fast for h
+    substeps: int  # of h / substeps: above 1 for a body spinning too fast for h, or a retake
+    retaken: bool  # taken whole, it left a contact deeper than its linearisation: retaken
     cancelled: bool  # abandoned past World(step_time_limit=...): the state is the step's start
     failures: int
     max_penetration: float  # [m]

@@ -30,6 +30,12 @@ bool operator!=(const Feature& a, const Feature& b);
 // "v3", "e5", "f0", with "@p2" appended for compound pieces other than 0.
 std::string describe(const Feature& feature);
 
+// Whose flat face a contact's normal is, so that the plane turns with that body: the
+// reference face of a clipped manifold (a polyhedron's face, a cylinder's end), a
+// half-space. None: an edge-edge contact's or a curved surface's normal, which follows the
+// witnesses instead.
+enum class ContactPlane { None, FaceOfA, FaceOfB };
+
 // A convex (Stewart-Trinkle) contact: one half-space constraint f + n.(dx_a - dx_b) >= 0.
 // body_a is never a fixed body; body_b may be (when both move, body_a has the lower index).
 // The witness on A is point + gap_m * normal.
@@ -41,6 +47,7 @@ struct Contact {
   double gap_m = 0.0;           // signed gap f: > 0 separated, < 0 penetrating [m]
   Feature feature_a;
   Feature feature_b;
+  ContactPlane plane = ContactPlane::None;
 };
 
 // One side of a nonconvex group: the plane of a face adjacent to the convex edge or vertex

@@ -95,6 +95,7 @@ Contact side_contact(const ContactGroup& group, const ContactSide& side) {
   c.gap_m = side.gap_m;
   c.feature_a = group.vertex_on_a ? group.feature_a : side.feature;
   c.feature_b = group.vertex_on_a ? side.feature : group.feature_b;
+  c.plane = group.vertex_on_a ? ContactPlane::FaceOfB : ContactPlane::FaceOfA;
   return c;
 }
 

@@ -229,6 +229,7 @@ void emit_clipped(const ClipScratch& scratch, bool reference_on_b, double margin
     if (gap > margin_m) continue;
     Contact c;
     c.gap_m = gap;
+    c.plane = reference_on_b ? ContactPlane::FaceOfB : ContactPlane::FaceOfA;
     if (reference_on_b) {
       c.point = q.p - gap * ref.normal;
       c.normal = ref.normal;

@@ -42,6 +42,9 @@ void flip_contacts(size_t first, std::vector<Contact>* out) {
     c.point += c.gap_m * c.normal;
     c.normal = -c.normal;
     std::swap(c.feature_a, c.feature_b);
+    if (c.plane != ContactPlane::None) {
+      c.plane = c.plane == ContactPlane::FaceOfA ? ContactPlane::FaceOfB : ContactPlane::FaceOfA;
+    }
   }
 }
 
@@ -78,8 +81,10 @@ void half_space_contacts(const PosedPiece& a, const PosedPiece& h, double margin
   const Feature plane = face_feature(0, h.geometry->piece);
   auto emit_point = [&](const Vec3& p_a, double radius, const Feature& fa) {
     const double height = n.dot(p_a) - h.offset;
-    if (height - radius <= margin)
+    if (height - radius <= margin) {
       push_contact(p_a - height * n, n, height - radius, fa, plane, out);
+      out->back().plane = ContactPlane::FaceOfB;
+    }
   };
   switch (a.geometry->kind) {
     case PieceKind::Polyhedron:

@@ -229,11 +229,14 @@ void add_nonconvex_groups(const GroupBodies& bodies, double margin, int stamp,
         continue;  // the pieces make one flat face here: a plain convex contact is right
       }
 
-      // The convex contacts of this vertex against the pieces it was grouped with.
+      // The convex contacts of this vertex against the faces of the pieces it was grouped
+      // with. Not an edge-edge contact that ends at it (no face plane): the group keeps the
+      // vertex out, not the edges next to it, and without that contact an edge of a box
+      // falling past a box's corner crossed the corner's edge 17 mm deep in a step.
       auto replaced = [&](const Contact& c) {
         const Feature& own = bodies.vertex_on_a ? c.feature_a : c.feature_b;
         const Feature& other = bodies.vertex_on_a ? c.feature_b : c.feature_a;
-        if (own != vertex) return false;
+        if (own != vertex || c.plane == ContactPlane::None) return false;
         return std::any_of(scratch->sites.begin(), scratch->sites.end(),
                            [&](const NonconvexScratch::Site& site) {
                              return ep[site.piece].geometry->piece == other.piece;

@@ -20,10 +20,6 @@ namespace {
 constexpr double kResolvedPrecession = 0.5;
 // The rotation [rad] the held w may miss over a step before substeps are taken.
 constexpr double kMissedRotation = 1e-3;
-// A step takes at most this many substeps: a body spinning faster than that resolves is
-// stepped with its rotation less resolved, not at any cost.
-constexpr int kMaxSubsteps = 64;
-
 // [a]x: [a]x b = a x b.
 Mat3 skew(const Vec3& a) {
   Mat3 s;

@@ -29,7 +29,12 @@ Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& g
 StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
                        const Vec6& wrench, double h_s, double bounding_radius_m);
 
-// The substeps (1 to 64) a step of h needs for the body's rotation to be resolved. A step
+// A step takes at most this many substeps: a body spinning faster than that resolves, or a
+// contact that strays further (contact_linearization.hpp), is stepped less resolved, not at
+// any cost.
+constexpr int kMaxSubsteps = 64;
+
+// The substeps (1 to kMaxSubsteps) a step of h needs for the body's rotation to be resolved. A step
 // turns the body by exp(h w) with w held (integrate_pose), where torque-free motion holds
 // the angular momentum: its body-frame w drifts at I^-1 (w x I w), precessing at a rate nu
 // (Euler's equations). Where nu h is large the held rotation misses the drifting part: a

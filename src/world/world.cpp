@@ -14,6 +14,7 @@
 #include "collision/collide.hpp"
 #include "contact/islands.hpp"
 #include "dynamics/contact_impulses.hpp"
+#include "dynamics/contact_linearization.hpp"
 #include "dynamics/island_input.hpp"
 #include "dynamics/penetration_recovery.hpp"
 #include "dynamics/rigid_body_motion.hpp"
@@ -67,8 +68,9 @@ struct World::Pipeline {
   StepWorkers workers;
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
   double start_time_s = 0.0;     // and its time
+  std::vector<BodyState> substep_start;  // the current substep's, for contact_substeps
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
-  int substeps = 1;              // of this step (rotation_substeps)
+  int substeps = 1;              // of this step (rotation_substeps, contact_substeps)
 };
 
 namespace {
@@ -162,28 +164,57 @@ double World::energy_j() const {
 const StepStats& World::step() {
   begin_step();  // (options, states) => failed solves cleared, the start kept, the deadline, N
   // A body spinning too fast for h (a needle about its axis) is resolved by substeps of
-  // h / N; every other step is one substep of h (docs/stewart-trinkle.md).
-  const SubstepLength length(&scene_.settings.time_step_s, pipeline_->substeps);
-  for (int k = 0; k < pipeline_->substeps; ++k) {
+  // h / N; every other step is first taken as one substep of h (docs/stewart-trinkle.md).
+  int wanted = take_substeps();  // (N) => states after N substeps of h / N; N the contacts want
+  if (wanted < 0) return abandon_step();  // a solve was cancelled
+  // A step whose motion left a contact deeper than its linearisation allowed (a face that
+  // turned while a corner slid along it) is taken again, once, in the substeps it wanted.
+  if (wanted > pipeline_->substeps) {
+    retake_step(wanted);  // => the step's start back, N = wanted
+    if (take_substeps() < 0) return abandon_step();
+  }
+  state_.time_s = pipeline_->start_time_s + scene_.settings.time_step_s;
+  ++state_.step;
+  return stats_;
+}
+
+// (N) => the states after N substeps of h / N; the substeps the step's contacts wanted
+// (contact_substeps, at least N), or -1 when a solve was cancelled
+int World::take_substeps() {
+  Pipeline& p = *pipeline_;
+  const SubstepLength length(&scene_.settings.time_step_s, p.substeps);
+  int wanted = p.substeps;
+  for (int k = 0; k < p.substeps; ++k) {
     try {
-      begin_substep();    // => the last substep's impulses cleared, the bases rolled over
+      begin_substep();    // => its start kept, the last substep's impulses cleared, the bases
       gather_wrenches();  // (applied and scripted wrenches, t) => the wrench on each body
       detect_contacts();  // (states, wrenches) => contacts, groups, islands
       step_islands();     // (islands) => their bodies' velocities, impulses, failed solves
-      if (!merge_islands()) return abandon_step();  // false: a solve was cancelled
+      if (!merge_islands()) return -1;  // false: a solve was cancelled
     } catch (...) {
-      // A failure in a later substep leaves the step's start, as in the first.
-      if (k > 0) {
-        state_.bodies = pipeline_->start;
-        state_.time_s = pipeline_->start_time_s;
-      }
+      // A failure in a later substep, or in a retaken step, leaves the step's start too.
+      state_.bodies = p.start;
+      state_.time_s = p.start_time_s;
       throw;
     }
     integrate_poses();  // (velocities, recovery pseudo-velocities) => poses, t + h / N
+    // (contacts, the substep's start and end) => the substeps its linearisation wants
+    wanted =
+        std::max(wanted, p.substeps * contact_substeps(p.radius_m, *p.collision, p.substep_start,
+                                                       state_.bodies, kMaxSubsteps));
   }
-  state_.time_s = pipeline_->start_time_s + length.step_s();
-  ++state_.step;
-  return stats_;
+  return std::min(wanted, kMaxSubsteps);
+}
+
+// (the substeps a step wants) => the step's starting state back, its stats counting both
+// takes, N = substeps
+void World::retake_step(int substeps) {
+  Pipeline& p = *pipeline_;
+  state_.bodies = p.start;
+  state_.time_s = p.start_time_s;
+  p.substeps = substeps;
+  stats_.substeps = substeps;
+  stats_.retaken = true;
 }
 
 // (options, states) => the last step's failed solves cleared, its start state kept for
@@ -212,9 +243,11 @@ void World::begin_step() {
   stats_.substeps = p.substeps;
 }
 
-// (substep) => its h in the stats, the last substep's impulses cleared (a step reports its
-// last substep's), the warm-start bases rolled over as from step to step
+// (substep) => its starting states kept, its h in the stats, the last substep's impulses
+// cleared (a step reports its last substep's), the warm-start bases rolled over as from
+// step to step
 void World::begin_substep() {
+  pipeline_->substep_start = state_.bodies;
   stats_.time_step_s = scene_.settings.time_step_s;
   impulses_.clear();
   side_impulses_.clear();

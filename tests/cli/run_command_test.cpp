@@ -91,12 +91,25 @@ TEST(RunCommand, SummaryCountsTheStepsRunAsSubsteps) {
   EXPECT_LE(steps, 100);
   EXPECT_GE(substeps, 2 * steps);
   const test::ProgramRun text = run_pivot("run " + needle + " --duration 1");
+  EXPECT_EQ(j["substepped_steps"]["retaken"], 0);
   EXPECT_NE(text.output.find("substeps         " + std::to_string(steps) + " steps in " +
-                             std::to_string(substeps) +
-                             " substeps (a body spinning too fast for h to resolve its "
-                             "rotation)\n"),
+                             std::to_string(substeps) + " substeps (" + std::to_string(steps) +
+                             " for a body spinning too fast for h, 0 retaken for a contact "
+                             "deeper than the step's linearisation)\n"),
             std::string::npos)
       << text.output;
+}
+
+// A box falling past a spinning box's corner (tests/world/corner_strike.json): its first
+// three steps are retaken in substeps (6, 3 and 3), none for a spin.
+TEST(RunCommand, SummaryCountsTheStepsRetakenForAContact) {
+  const std::string strike = std::string(PIVOT_SOURCE_DIR) + "/tests/world/corner_strike.json";
+  const test::ProgramRun run = run_pivot("run " + strike + " --duration 1 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json j = nlohmann::json::parse(run.output);
+  EXPECT_EQ(j["substepped_steps"]["steps"], 3);
+  EXPECT_EQ(j["substepped_steps"]["substeps"], 12);
+  EXPECT_EQ(j["substepped_steps"]["retaken"], 3);
 }
 
 // Egan's corner (scenes/egan_corner.json, tests/scenes/egan_corner_test.cpp): one step,

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include "collision/collision_scene.hpp"
 #include "pivot/geometry.hpp"
+#include "pivot/scene.hpp"
 
 namespace pivot {
 namespace {
@@ -201,6 +203,34 @@ TEST(NonconvexGroups, CornerOverCornerGroupsBothWaysWithAllThreeFaces) {
     EXPECT_LT((side.point - w).norm(), kTol);  // B's witness is the fixed corner
   }
   EXPECT_TRUE(s.collide(5e-3, NonconvexFormulation::Off).groups.empty());
+}
+
+// The separating axis of two boxes of a pile is that of an edge of each, the upper one's
+// ending at its vertex v2, which also meets the lower one's edge: a group. The group keeps
+// v2 out; the edge-edge contact keeps the edges from crossing, and stays. When the group
+// replaced it, the upper box's edge crossed the lower one's 10 to 17 mm deep in a step on
+// the piles (docs/nonconvex-max.md).
+TEST(NonconvexGroups, AnEdgeEdgeContactEndingAtAGroupsVertexStays) {
+  const Scene scene =
+      read_scene_file(std::string(PIVOT_SOURCE_DIR) + "/tests/collision/edge_past_corner.json")
+          .scene;
+  CollisionSettings settings;
+  settings.margin_m = 0.16;  // as the step's reach had it
+  const CollisionResult r = collide(scene.bodies, scene.initial_states, settings);
+  const int lower = 1, upper = 2;
+  ASSERT_EQ(scene.bodies[upper].name, "upper");
+  const Feature v2{FeatureType::Vertex, 2, 0};
+  const auto group = std::find_if(r.groups.begin(), r.groups.end(), [&](const ContactGroup& g) {
+    return g.body_a == lower && g.body_b == upper && !g.vertex_on_a && g.feature_b == v2;
+  });
+  ASSERT_NE(group, r.groups.end());
+  const auto edge = std::find_if(r.contacts.begin(), r.contacts.end(), [&](const Contact& c) {
+    return c.body_a == lower && c.body_b == upper && c.feature_b == v2;
+  });
+  ASSERT_NE(edge, r.contacts.end());
+  EXPECT_EQ(edge->feature_a.type, FeatureType::Edge);
+  EXPECT_EQ(edge->plane, ContactPlane::None);
+  EXPECT_NEAR(edge->gap_m, 0.0142, 1e-4);
 }
 
 }  // namespace

@@ -74,9 +74,11 @@ struct RunSummary {
   int failures = 0;
   int recoveries = 0;
   int deferred_penetrations = 0;
-  // Steps a fast spin split into substeps (StepStats::substeps > 1), and their substeps.
+  // Steps run as substeps (StepStats::substeps > 1), their substeps, and how many of those
+  // steps were retaken for a contact (StepStats::retaken) rather than for a fast spin.
   int substepped_steps = 0;
   std::int64_t substeps_taken = 0;
+  int retaken_steps = 0;
   // Max groups: the selections each step tried, over the steps that searched, and the
   // searches that spent their budget (StepStats::selection_budgets_exhausted).
   std::vector<int> selections;
@@ -152,7 +154,9 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
     j["deferred_penetrations"] = s.deferred_penetrations;
-    j["substepped_steps"] = {{"steps", s.substepped_steps}, {"substeps", s.substeps_taken}};
+    j["substepped_steps"] = {{"steps", s.substepped_steps},
+                             {"substeps", s.substeps_taken},
+                             {"retaken", s.retaken_steps}};
     j["selections_per_step"] = {{"steps", s.selections.size()},
                                 {"median", selections_median},
                                 {"p99", selections_p99},
@@ -197,9 +201,10 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
   if (s.substepped_steps > 0) {
     std::printf(
-        "substeps         %d steps in %lld substeps (a body spinning too fast for h to resolve "
-        "its rotation)\n",
-        s.substepped_steps, static_cast<long long>(s.substeps_taken));
+        "substeps         %d steps in %lld substeps (%d for a body spinning too fast for h, %d "
+        "retaken for a contact deeper than the step's linearisation)\n",
+        s.substepped_steps, static_cast<long long>(s.substeps_taken),
+        s.substepped_steps - s.retaken_steps, s.retaken_steps);
   }
   if (s.deferred_penetrations > 0) {
     std::printf(
@@ -280,6 +285,7 @@ int run_scene(const RunOptions& o) {
       if (st.substeps > 1) {
         ++s.substepped_steps;
         s.substeps_taken += st.substeps;
+        s.retaken_steps += st.retaken;
       }
       if (st.selections > 0) s.selections.push_back(st.selections);
       s.selection_budgets_exhausted += st.selection_budgets_exhausted;

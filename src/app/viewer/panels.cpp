@@ -226,8 +226,12 @@ void ViewerApp::draw_stats_panel() {
   ImGui::Text("pivots %d  fallbacks %d  failures %d", st.pivots, st.fallbacks, st.failures);
   // Of the islands: answered by the last step's basis, or by Lemke's path started there.
   ImGui::Text("warm starts %d  warm paths %d", st.warm_starts, st.warm_paths);
-  // A body spinning too fast for h: the step ran as substeps (docs/stewart-trinkle.md).
-  if (st.substeps > 1) ImGui::Text("substeps %d (a fast spin)", st.substeps);
+  // A body spinning too fast for h, or a contact left deeper than the step's linearisation
+  // predicted: the step ran as substeps (docs/stewart-trinkle.md).
+  if (st.substeps > 1) {
+    ImGui::Text("substeps %d (%s)", st.substeps,
+                st.retaken ? "retaken for a contact" : "a fast spin");
+  }
   ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
   ImGui::Text("max penetration %.2e m", st.max_penetration_m);
   const DrawTimes draw = draw_times();
