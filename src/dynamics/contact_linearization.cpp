@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pivot {
 
@@ -72,7 +73,8 @@ int contact_substeps(const std::vector<double>& radius_m, const CollisionResult&
     judge(c.body_a, c.body_b, motions.gap(c.body_a, c.body_b, c.point, c.normal, c.gap_m, on_b));
   }
   for (const ContactGroup& group : collision.groups) {
-    EndGap largest{-INFINITY, -INFINITY};
+    constexpr double kNone = -std::numeric_limits<double>::infinity();
+    EndGap largest{kNone, kNone};
     for (const ContactSide& side : group.sides) {
       const EndGap g = motions.gap(group.body_a, group.body_b, side.point, side.normal, side.gap_m,
                                    group.vertex_on_a);
