@@ -36,6 +36,19 @@ std::string describe(const Feature& feature);
 // witnesses instead.
 enum class ContactPlane { None, FaceOfA, FaceOfB };
 
+// The same plane seen with the bodies swapped.
+inline ContactPlane opposite(ContactPlane plane) {
+  switch (plane) {
+    case ContactPlane::FaceOfA:
+      return ContactPlane::FaceOfB;
+    case ContactPlane::FaceOfB:
+      return ContactPlane::FaceOfA;
+    case ContactPlane::None:
+      break;
+  }
+  return ContactPlane::None;
+}
+
 // A convex (Stewart-Trinkle) contact: one half-space constraint f + n.(dx_a - dx_b) >= 0.
 // body_a is never a fixed body; body_b may be (when both move, body_a has the lower index).
 // The witness on A is point + gap_m * normal.

@@ -42,9 +42,7 @@ void flip_contacts(size_t first, std::vector<Contact>* out) {
     c.point += c.gap_m * c.normal;
     c.normal = -c.normal;
     std::swap(c.feature_a, c.feature_b);
-    if (c.plane != ContactPlane::None) {
-      c.plane = c.plane == ContactPlane::FaceOfA ? ContactPlane::FaceOfB : ContactPlane::FaceOfA;
-    }
+    c.plane = opposite(c.plane);
   }
 }
 
