@@ -59,8 +59,9 @@ class StepStats:
     rescues: dict[str, int]
     recoveries: int
     deferred_penetrations: int  # penetrations left to the push where the velocity LCP had none
-    substeps: int  # of h / substeps: above 1 for a body spinning too fast for h, or a retake
+    substeps: int  # of h / substeps: above 1 for a fast spin, a retake, or one carried
     retaken: bool  # taken whole, it left a contact deeper than its linearisation: retaken
+    carried: bool  # taken in the substeps carried from a retaken step (one fewer a step)
     cancelled: bool  # abandoned past World(step_time_limit=...): the state is the step's start
     failures: int
     max_penetration: float  # [m]

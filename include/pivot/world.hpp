@@ -42,12 +42,15 @@ struct StepStats {
   // of WorldOptions::step_time_limit_s). The state is the step's start, untouched.
   bool cancelled = false;
   // Substeps of h / substeps the step took: more than 1 only when a body spins too fast
-  // for h to resolve its rotation (a needle about its axis), or when the step, taken whole,
-  // left a contact deeper than its linearisation allowed (retaken; docs/stewart-trinkle.md).
+  // for h to resolve its rotation (a needle about its axis), when the step, taken whole,
+  // left a contact deeper than its linearisation allowed (retaken; docs/stewart-trinkle.md),
+  // or when it was taken, without a retake, in the substeps carried from the last step
+  // (carried: a retaken step's substeps, one fewer at each step after it).
   // Then the counts above are summed over the substeps (and both takes), the contacts and
   // groups and the impulses (World::impulses) are the last substep's.
   int substeps = 1;
   bool retaken = false;
+  bool carried = false;
   double max_penetration_m = 0.0;  // max(0, -gap) over the step's contacts
   double time_step_s = 0.0;        // h of this (sub)step: impulse / h is the mean force [N]
   // Stage times [us]: collision and integration wall time; assembly, solve and the

@@ -209,11 +209,14 @@ void bind_world(py::module_& m) {
                     "wedge friction locks), solved with all of it left to the recovery push")
       .def_readonly("substeps", &StepStats::substeps,
                     "substeps of h / substeps the step took: above 1 only when a body spins too "
-                    "fast for h to resolve its rotation, or when the step was retaken (counts "
-                    "summed over them)")
+                    "fast for h to resolve its rotation, when the step was retaken, or when it "
+                    "was carried from a retaken one (counts summed over them)")
       .def_readonly("retaken", &StepStats::retaken,
                     "the step, taken whole, left a contact deeper than its linearisation "
                     "predicted and was taken again in substeps")
+      .def_readonly("carried", &StepStats::carried,
+                    "the step was taken, without a retake, in the substeps carried from a "
+                    "retaken step (one fewer a step after it)")
       .def_readonly("cancelled", &StepStats::cancelled,
                     "the step ran past step_time_limit and was abandoned: the state is its start")
       .def_readonly("failures", &StepStats::failures,

@@ -71,6 +71,9 @@ struct World::Pipeline {
   std::vector<BodyState> substep_start;  // the current substep's, for contact_substeps
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
   int substeps = 1;              // of this step (rotation_substeps, contact_substeps)
+  // The substeps the next step starts in (at least): a retaken step's, one fewer a step
+  // after it (World::step).
+  int carried_substeps = 1;
 };
 
 namespace {
@@ -139,6 +142,7 @@ void World::set_state(const WorldState& state) {
   side_impulses_.clear();
   failed_solves_.clear();
   pipeline_->bases.clear();
+  pipeline_->carried_substeps = 1;  // so is what the last step's contacts wanted
 }
 
 const CollisionResult& World::collision() const {
@@ -164,7 +168,8 @@ double World::energy_j() const {
 const StepStats& World::step() {
   begin_step();  // (options, states) => failed solves cleared, the start kept, the deadline, N
   // A body spinning too fast for h (a needle about its axis) is resolved by substeps of
-  // h / N; every other step is first taken as one substep of h (docs/stewart-trinkle.md).
+  // h / N, and so are the steps after a retaken one (below); every other step is first
+  // taken as one substep of h (docs/stewart-trinkle.md).
   int wanted = take_substeps();  // (N) => states after N substeps of h / N; N the contacts want
   if (wanted < 0) return abandon_step();  // a solve was cancelled
   // A step whose motion left a contact deeper than its linearisation allowed (a face that
@@ -173,7 +178,12 @@ const StepStats& World::step() {
     retake_step(wanted);  // => the step's start back, N = wanted
     if (take_substeps() < 0) return abandon_step();
   }
-  state_.time_s = pipeline_->start_time_s + scene_.settings.time_step_s;
+  // What made the contacts stray (a body set spinning by a strike while a corner slides
+  // along its face) lasts for some steps, and a step taken whole only to be retaken costs
+  // a whole take: the next steps start in the retaken step's substeps, one fewer a step.
+  Pipeline& p = *pipeline_;
+  p.carried_substeps = stats_.retaken ? p.substeps : std::max(1, p.carried_substeps - 1);
+  state_.time_s = p.start_time_s + scene_.settings.time_step_s;
   ++state_.step;
   return stats_;
 }
@@ -215,10 +225,12 @@ void World::retake_step(int substeps) {
   p.substeps = substeps;
   stats_.substeps = substeps;
   stats_.retaken = true;
+  stats_.carried = false;
 }
 
 // (options, states) => the last step's failed solves cleared, its start state kept for
-// abandon_step, the solves' deadline set, the substeps the bodies' spins need
+// abandon_step, the solves' deadline set, the substeps the bodies' spins need or the last
+// step carried
 void World::begin_step() {
   if (options_.threads < 1) {
     throw std::invalid_argument("threads must be >= 1, got " + std::to_string(options_.threads));
@@ -239,6 +251,10 @@ void World::begin_step() {
     if (scene_.bodies[k].fixed) continue;
     p.substeps = std::max(p.substeps, rotation_substeps(scene_.bodies[k], state_.bodies[k],
                                                         scene_.settings.time_step_s));
+  }
+  if (p.carried_substeps > p.substeps) {
+    p.substeps = p.carried_substeps;
+    stats_.carried = true;
   }
   stats_.substeps = p.substeps;
 }

@@ -95,21 +95,30 @@ TEST(RunCommand, SummaryCountsTheStepsRunAsSubsteps) {
   EXPECT_NE(text.output.find("substeps         " + std::to_string(steps) + " steps in " +
                              std::to_string(substeps) + " substeps (" + std::to_string(steps) +
                              " for a body spinning too fast for h, 0 retaken for a contact "
-                             "deeper than the step's linearisation)\n"),
+                             "deeper than the step's linearisation, 0 carried from a retaken "
+                             "step)\n"),
             std::string::npos)
       << text.output;
 }
 
 // A box falling past a spinning box's corner (tests/world/corner_strike.json): its first
-// three steps are retaken in substeps (6, 3 and 3), none for a spin.
-TEST(RunCommand, SummaryCountsTheStepsRetakenForAContact) {
+// step is retaken in 6 substeps, and the next five are carried from it (6, 5, 4, 3 and 2
+// substeps), none for a spin.
+TEST(RunCommand, SummaryCountsTheStepsRetakenForAContactAndThoseCarriedFromThem) {
   const std::string strike = std::string(PIVOT_SOURCE_DIR) + "/tests/world/corner_strike.json";
   const test::ProgramRun run = run_pivot("run " + strike + " --duration 1 --json");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const nlohmann::json j = nlohmann::json::parse(run.output);
-  EXPECT_EQ(j["substepped_steps"]["steps"], 3);
-  EXPECT_EQ(j["substepped_steps"]["substeps"], 12);
-  EXPECT_EQ(j["substepped_steps"]["retaken"], 3);
+  EXPECT_EQ(j["substepped_steps"]["steps"], 6);
+  EXPECT_EQ(j["substepped_steps"]["substeps"], 26);
+  EXPECT_EQ(j["substepped_steps"]["retaken"], 1);
+  EXPECT_EQ(j["substepped_steps"]["carried"], 5);
+  const test::ProgramRun text = run_pivot("run " + strike + " --duration 1");
+  EXPECT_NE(text.output.find("substeps         6 steps in 26 substeps (0 for a body spinning "
+                             "too fast for h, 1 retaken for a contact deeper than the step's "
+                             "linearisation, 5 carried from a retaken step)\n"),
+            std::string::npos)
+      << text.output;
 }
 
 // Egan's corner (scenes/egan_corner.json, tests/scenes/egan_corner_test.cpp): one step,

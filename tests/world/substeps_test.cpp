@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "dynamics/contact_linearization.hpp"
 #include "pivot/scene.hpp"
 #include "pivot/world.hpp"
 #include "support/shipped_scene.hpp"
@@ -58,9 +61,14 @@ TEST(Substeps, ANeedleSpinningAboutItsAxisFallsOverAndLiesOnTheFloor) {
 // tests/world/corner_strike.json: a box falling at 12.4 m/s past the corner of one spinning
 // on the ground. Taken whole, the first step spun the falling box to 28 rad/s while the
 // other's corner slid along its face, and the corner ended 34 mm inside it (67 mm two steps
-// later, measured at 99c3627). Retaken in 6 substeps, and the next two in 3, no contact or
-// group is ever more than 2.1 mm deep (measured; the tolerance is 1.1 mm a substep), energy
-// never rises, and the boxes come to rest one on the other.
+// later, measured at 99c3627). Retaken in 6 substeps, and the next five steps carried from
+// it, no contact or group is ever deeper than the retake's tolerance (1.1 mm a substep, 1 %
+// of the boxes' bounding radius; 0.38 mm measured, 2.1 mm when only the steps that strayed
+// were taken in substeps), energy never rises, and the boxes come to rest. Where they rest
+// turns on h: at h = 0.5 to 4 ms the falling box ends on the other; at 5 ms it ends standing
+// on its end beside it, with or without carried substeps, and so it does at 10 ms with them
+// (on top without them). Either way each box lies on a face, the
+// spinning one on the ground, the falling one on the ground or on the spinning one.
 TEST(Substeps, AStepThatEndsAContactDeeperThanItsLinearisationIsRetaken) {
   World world(
       read_scene_file(std::string(PIVOT_SOURCE_DIR) + "/tests/world/corner_strike.json").scene);
@@ -72,7 +80,7 @@ TEST(Substeps, AStepThatEndsAContactDeeperThanItsLinearisationIsRetaken) {
     ASSERT_EQ(st.failures + st.fallbacks, 0) << "step " << k;
     EXPECT_LE(world.energy_j(), e0) << "step " << k;
     EXPECT_DOUBLE_EQ(st.time_step_s * st.substeps, h) << "step " << k;
-    EXPECT_EQ(st.retaken, st.substeps > 1) << "step " << k;  // no fast spin here
+    EXPECT_EQ(st.retaken || st.carried, st.substeps > 1) << "step " << k;  // no fast spin
     if (k == 0) {
       EXPECT_TRUE(st.retaken);
       EXPECT_EQ(st.substeps, 6);
@@ -85,17 +93,57 @@ TEST(Substeps, AStepThatEndsAContactDeeperThanItsLinearisationIsRetaken) {
       deepest = std::max(deepest, -largest);
     }
   }
-  EXPECT_LT(deepest, 3e-3);
+  const double radius = std::sqrt(0.08 * 0.08 + 0.06 * 0.06 + 0.05 * 0.05);  // the boxes'
+  EXPECT_LT(deepest, kMissedDepthRel * radius);
   EXPECT_EQ(world.state().step, 100);
   EXPECT_NEAR(world.state().time_s, 1.0, 1e-9);
   const BodyState& spinning = world.state().bodies[test::body_index(world.scene(), "spinning")];
   const BodyState& falling = world.state().bodies[test::body_index(world.scene(), "falling")];
   EXPECT_LT(spinning.twist.linear.norm() + falling.twist.linear.norm(), 1e-3);
-  EXPECT_GT(falling.pose.position.z(), spinning.pose.position.z() + 0.05);  // on top of it
+  EXPECT_LT(spinning.twist.angular.norm() + falling.twist.angular.norm(), 1e-2);
+  const double half_extents[] = {0.05, 0.06, 0.08};
+  auto on_a_face = [&](double z, double below) {  // z of a centre, below: what it lies on
+    return std::any_of(std::begin(half_extents), std::end(half_extents),
+                       [&](double e) { return std::abs(z - e - below) < 1e-3; });
+  };
+  EXPECT_TRUE(on_a_face(spinning.pose.position.z(), 0.0)) << spinning.pose.position.z();
+  bool falling_rests = on_a_face(falling.pose.position.z(), 0.0);
+  for (double e : half_extents) {
+    if (std::abs(spinning.pose.position.z() - e) < 1e-3) {
+      falling_rests = falling_rests || on_a_face(falling.pose.position.z(), 2.0 * e);
+    }
+  }
+  EXPECT_TRUE(falling_rests) << falling.pose.position.z();
+}
+
+// The steps after a retaken one start in its substeps, one fewer a step, since what made
+// it stray lasts: after the corner strike's first step (retaken in 6), the falling box
+// still spins and slides over the other. Carried, none of them is retaken. set_state forgets
+// the carry as it forgets the last step's contacts: the same state stepped afresh is taken
+// whole first.
+TEST(Substeps, TheStepsAfterARetakenOneStartInItsSubstepsOneFewerAStep) {
+  World world(
+      read_scene_file(std::string(PIVOT_SOURCE_DIR) + "/tests/world/corner_strike.json").scene);
+  const StepStats& first = world.step();
+  ASSERT_TRUE(first.retaken);
+  EXPECT_FALSE(first.carried);
+  EXPECT_EQ(first.substeps, 6);
+  const WorldState after_first = world.state();
+  for (int expected : {6, 5, 4, 3, 2, 1}) {
+    const StepStats& st = world.step();
+    EXPECT_EQ(st.substeps, expected);
+    EXPECT_EQ(st.carried, expected > 1);
+    EXPECT_FALSE(st.retaken);
+  }
+  world.set_state(after_first);
+  const StepStats& afresh = world.step();
+  EXPECT_FALSE(afresh.carried);
+  EXPECT_TRUE(afresh.substeps == 1 || afresh.retaken);
 }
 
 // No shipped scene has a body spinning that fast: their steps are one substep each unless
-// retaken for a contact (as the bin pile's landing is: 8 steps in its first 0.4 s), so
+// retaken for a contact (as the bin pile's landing is: 8 steps in its first 0.4 s) or carried
+// from such a step, so
 // their trajectories are otherwise those of the one-rotation step. Three seconds of each
 // (every drop has landed, every push been given), the bin pile's first 0.4 s (its landing,
 // which follows, costs seconds a step under ASan).
@@ -107,7 +155,7 @@ TEST(Substeps, NoShippedSceneSpinsFastEnoughToTakeThem) {
     const int steps = file == "bin_pile_40.json" ? 40 : 300;
     for (int k = 0; k < steps; ++k) {
       const StepStats& st = world.step();
-      ASSERT_TRUE(st.substeps == 1 || st.retaken) << file << " step " << k;
+      ASSERT_TRUE(st.substeps == 1 || st.retaken || st.carried) << file << " step " << k;
     }
   }
 }

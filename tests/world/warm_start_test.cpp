@@ -180,9 +180,10 @@ TEST(WorldWarmStart, ChangingDKeepsTheRestingStacksBasis) {
 // took 2,572 to 10,616 pivots on every step from 125 to 135, their answers refused by the
 // next step's flips; the warm path answered step 125 in 71 pivots, and every step after it
 // was warm. Since its landing's steps are retaken in substeps where they strayed from their
-// linearisation (contact_substeps), the pile is still moving at step 120 (0.18 m/s) and at
-// rest by step 200 (1.6 mm/s): changed then, steps 200-202 take 1,514, 898 (a warm path)
-// and 2,574 pivots, and from step 203 on every step is a warm start (measured).
+// linearisation (contact_substeps), the pile is still moving at step 120 (0.18 m/s) and
+// nearly at rest by step 200. Changed then (with carried substeps, its fastest body at 3.7
+// cm/s), step 200 takes 1,430 pivots, 201 a warm path of 7, and every step from 202 to 215
+// is warm: warm starts, and one warm path of 5 pivots at step 209 (measured).
 TEST(WorldWarmStart, ALargePileAtRestSettlingIntoANewConeTakesTheWarmPath) {
   World world(test::shipped_scene("bin_pile_40.json"));
   for (int k = 0; k < 200; ++k) world.step();

@@ -75,10 +75,12 @@ struct RunSummary {
   int recoveries = 0;
   int deferred_penetrations = 0;
   // Steps run as substeps (StepStats::substeps > 1), their substeps, and how many of those
-  // steps were retaken for a contact (StepStats::retaken) rather than for a fast spin.
+  // steps were retaken for a contact (StepStats::retaken) or taken in the substeps carried
+  // from one (StepStats::carried) rather than for a fast spin.
   int substepped_steps = 0;
   std::int64_t substeps_taken = 0;
   int retaken_steps = 0;
+  int carried_steps = 0;
   // Max groups: the selections each step tried, over the steps that searched, and the
   // searches that spent their budget (StepStats::selection_budgets_exhausted).
   std::vector<int> selections;
@@ -156,7 +158,8 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["deferred_penetrations"] = s.deferred_penetrations;
     j["substepped_steps"] = {{"steps", s.substepped_steps},
                              {"substeps", s.substeps_taken},
-                             {"retaken", s.retaken_steps}};
+                             {"retaken", s.retaken_steps},
+                             {"carried", s.carried_steps}};
     j["selections_per_step"] = {{"steps", s.selections.size()},
                                 {"median", selections_median},
                                 {"p99", selections_p99},
@@ -202,9 +205,10 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   if (s.substepped_steps > 0) {
     std::printf(
         "substeps         %d steps in %lld substeps (%d for a body spinning too fast for h, %d "
-        "retaken for a contact deeper than the step's linearisation)\n",
+        "retaken for a contact deeper than the step's linearisation, %d carried from a retaken "
+        "step)\n",
         s.substepped_steps, static_cast<long long>(s.substeps_taken),
-        s.substepped_steps - s.retaken_steps, s.retaken_steps);
+        s.substepped_steps - s.retaken_steps - s.carried_steps, s.retaken_steps, s.carried_steps);
   }
   if (s.deferred_penetrations > 0) {
     std::printf(
@@ -286,6 +290,7 @@ int run_scene(const RunOptions& o) {
         ++s.substepped_steps;
         s.substeps_taken += st.substeps;
         s.retaken_steps += st.retaken;
+        s.carried_steps += st.carried;
       }
       if (st.selections > 0) s.selections.push_back(st.selections);
       s.selection_budgets_exhausted += st.selection_budgets_exhausted;

@@ -227,10 +227,13 @@ void ViewerApp::draw_stats_panel() {
   // Of the islands: answered by the last step's basis, or by Lemke's path started there.
   ImGui::Text("warm starts %d  warm paths %d", st.warm_starts, st.warm_paths);
   // A body spinning too fast for h, or a contact left deeper than the step's linearisation
-  // predicted: the step ran as substeps (docs/stewart-trinkle.md).
+  // predicted (in this step, or in one carried from): the step ran as substeps
+  // (docs/stewart-trinkle.md).
   if (st.substeps > 1) {
     ImGui::Text("substeps %d (%s)", st.substeps,
-                st.retaken ? "retaken for a contact" : "a fast spin");
+                st.retaken   ? "retaken for a contact"
+                : st.carried ? "carried from a retaken step"
+                             : "a fast spin");
   }
   ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
   ImGui::Text("max penetration %.2e m", st.max_penetration_m);
