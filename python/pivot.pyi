@@ -89,6 +89,7 @@ class State:
     """A copy of everything that changes in a world."""
     time: float  # [s]
     step: int
+    carried_substeps: int  # 1 to 64: the next step starts in at least these substeps
     positions: npt.NDArray[np.float64]  # (B,3) [m]
     orientations: npt.NDArray[np.float64]  # (B,4) w, x, y, z
     linear_velocities: npt.NDArray[np.float64]  # (B,3) [m/s]

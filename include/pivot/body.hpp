@@ -32,6 +32,9 @@ struct WorldState {
   double time_s = 0.0;
   std::int64_t step = 0;
   std::vector<BodyState> bodies;  // one per scene body
+  // The substeps the next step starts in, at least (1 to 64): a retaken step's, one fewer a
+  // step after it (World::step, docs/stewart-trinkle.md "Carried substeps").
+  int carried_substeps = 1;
 };
 
 }  // namespace pivot

@@ -45,7 +45,7 @@ struct StepStats {
   // for h to resolve its rotation (a needle about its axis), when the step, taken whole,
   // left a contact deeper than its linearisation allowed (retaken; docs/stewart-trinkle.md),
   // or when it was taken, without a retake, in the substeps carried from the last step
-  // (carried: a retaken step's substeps, one fewer at each step after it).
+  // (carried: WorldState::carried_substeps, a retaken step's, one fewer a step after it).
   // Then the counts above are summed over the substeps (and both takes), the contacts and
   // groups and the impulses (World::impulses) are the last substep's.
   int substeps = 1;
@@ -140,7 +140,8 @@ class World {
   const std::vector<Vec6>& applied_wrenches() const { return applied_wrenches_; }
 
   const WorldState& state() const { return state_; }
-  // Step back / replay; sizes must match. Forgets the last step's contacts and impulses.
+  // Step back / replay; sizes must match, and carried_substeps be 1 to 64 (else
+  // std::invalid_argument). Forgets the last step's contacts and impulses.
   void set_state(const WorldState& state);
   void reset();                              // back to the scene's initial states
 

@@ -260,6 +260,9 @@ void bind_world(py::module_& m) {
                          "bodies' poses and velocities (World.get_state / set_state).")
       .def_readwrite("time", &WorldState::time_s, "[s]")
       .def_readwrite("step", &WorldState::step, "steps taken")
+      .def_readwrite("carried_substeps", &WorldState::carried_substeps,
+                     "the substeps the next step starts in, at least (1 to 64): a retaken "
+                     "step's, one fewer a step after it")
       .def_property(
           "positions", &positions,
           [](WorldState& s, const py::handle& v) {

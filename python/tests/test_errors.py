@@ -76,6 +76,9 @@ def test_state_of_another_scene_is_refused_with_libpivots_message(scenes):
     with pytest.raises(ValueError, match="unit quaternions"):
         state.orientations = quaternions
     np.testing.assert_array_equal(state.orientations[1], (1.0, 0.0, 0.0, 0.0))
+    state.carried_substeps = 0
+    with pytest.raises(ValueError, match="^state's carried_substeps must be 1 to 64, got 0$"):
+        two.set_state(state)
 
 
 def test_solver_failure_carries_the_problem_file(tmp_path, scenes):

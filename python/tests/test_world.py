@@ -167,8 +167,13 @@ def test_a_step_that_strays_from_its_linearisation_is_retaken_in_substeps(source
     world = pivot.World(pivot.load_scene(str(path)))
     world.step()
     assert world.stats.retaken and not world.stats.carried and world.stats.substeps == 6
+    saved = world.get_state()
+    assert saved.carried_substeps == 6  # the state carries it: set again, it steps on alike
     world.step()
     assert world.stats.carried and not world.stats.retaken and world.stats.substeps == 6
+    world.set_state(saved)
+    world.step()
+    assert world.stats.carried and world.stats.substeps == 6
     for _ in range(98):
         world.step()
     assert not world.stats.carried and world.stats.substeps == 1

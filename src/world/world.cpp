@@ -71,9 +71,6 @@ struct World::Pipeline {
   std::vector<BodyState> substep_start;  // the current substep's, for contact_substeps
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
   int substeps = 1;              // of this step (rotation_substeps, contact_substeps)
-  // The substeps the next step starts in (at least): a retaken step's, one fewer a step
-  // after it (World::step).
-  int carried_substeps = 1;
 };
 
 namespace {
@@ -135,6 +132,11 @@ void World::set_state(const WorldState& state) {
     throw std::invalid_argument("state has " + std::to_string(state.bodies.size()) +
                                 " bodies, the scene " + std::to_string(scene_.bodies.size()));
   }
+  if (state.carried_substeps < 1 || state.carried_substeps > kMaxSubsteps) {
+    throw std::invalid_argument("state's carried_substeps must be 1 to " +
+                                std::to_string(kMaxSubsteps) + ", got " +
+                                std::to_string(state.carried_substeps));
+  }
   state_ = state;
   // The last step's contacts are gone, so are the impulses that index them.
   pipeline_->collision = nullptr;
@@ -142,7 +144,6 @@ void World::set_state(const WorldState& state) {
   side_impulses_.clear();
   failed_solves_.clear();
   pipeline_->bases.clear();
-  pipeline_->carried_substeps = 1;  // so is what the last step's contacts wanted
 }
 
 const CollisionResult& World::collision() const {
@@ -182,7 +183,7 @@ const StepStats& World::step() {
   // along its face) lasts for some steps, and a step taken whole only to be retaken costs
   // a whole take: the next steps start in the retaken step's substeps, one fewer a step.
   Pipeline& p = *pipeline_;
-  p.carried_substeps = stats_.retaken ? p.substeps : std::max(1, p.carried_substeps - 1);
+  state_.carried_substeps = stats_.retaken ? p.substeps : std::max(1, state_.carried_substeps - 1);
   state_.time_s = p.start_time_s + scene_.settings.time_step_s;
   ++state_.step;
   return stats_;
@@ -252,8 +253,8 @@ void World::begin_step() {
     p.substeps = std::max(p.substeps, rotation_substeps(scene_.bodies[k], state_.bodies[k],
                                                         scene_.settings.time_step_s));
   }
-  if (p.carried_substeps > p.substeps) {
-    p.substeps = p.carried_substeps;
+  if (state_.carried_substeps > p.substeps) {
+    p.substeps = state_.carried_substeps;
     stats_.carried = true;
   }
   stats_.substeps = p.substeps;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -118,9 +119,9 @@ TEST(Substeps, AStepThatEndsAContactDeeperThanItsLinearisationIsRetaken) {
 
 // The steps after a retaken one start in its substeps, one fewer a step, since what made
 // it stray lasts: after the corner strike's first step (retaken in 6), the falling box
-// still spins and slides over the other. Carried, none of them is retaken. set_state forgets
-// the carry as it forgets the last step's contacts: the same state stepped afresh is taken
-// whole first.
+// still spins and slides over the other. Carried, none of them is retaken. The carry is part
+// of the state: set again (the viewer's Back), the state steps on as it did; with a carry of
+// 1 (a state read from a recording) the step is taken whole first.
 TEST(Substeps, TheStepsAfterARetakenOneStartInItsSubstepsOneFewerAStep) {
   World world(
       read_scene_file(std::string(PIVOT_SOURCE_DIR) + "/tests/world/corner_strike.json").scene);
@@ -135,10 +136,26 @@ TEST(Substeps, TheStepsAfterARetakenOneStartInItsSubstepsOneFewerAStep) {
     EXPECT_EQ(st.carried, expected > 1);
     EXPECT_FALSE(st.retaken);
   }
+  EXPECT_EQ(after_first.carried_substeps, 6);
+  EXPECT_EQ(world.state().carried_substeps, 1);
   world.set_state(after_first);
+  const StepStats& again = world.step();
+  EXPECT_TRUE(again.carried);
+  EXPECT_EQ(again.substeps, 6);
+  WorldState uncarried = after_first;
+  uncarried.carried_substeps = 1;
+  world.set_state(uncarried);
   const StepStats& afresh = world.step();
   EXPECT_FALSE(afresh.carried);
   EXPECT_TRUE(afresh.substeps == 1 || afresh.retaken);
+  uncarried.carried_substeps = 65;
+  try {
+    world.set_state(uncarried);
+    ADD_FAILURE() << "a carry of 65 was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "state's carried_substeps must be 1 to 64, got 65");
+  }
+  EXPECT_EQ(world.state().step, 2);  // the refused state was not set
 }
 
 // No shipped scene has a body spinning that fast: their steps are one substep each unless
