@@ -256,8 +256,9 @@ void bind_world(py::module_& m) {
       .def("__len__", [](const Contacts& c) { return c.gaps.size(); });
 
   py::class_<WorldState>(m, "State",
-                         "A copy of everything that changes in a world: time, step count and the\n"
-                         "bodies' poses and velocities (World.get_state / set_state).")
+                         "A copy of everything that changes in a world: time, step count, the\n"
+                         "bodies' poses and velocities and the substeps carried into the next\n"
+                         "step (World.get_state / set_state).")
       .def_readwrite("time", &WorldState::time_s, "[s]")
       .def_readwrite("step", &WorldState::step, "steps taken")
       .def_readwrite("carried_substeps", &WorldState::carried_substeps,
