@@ -62,6 +62,14 @@ struct StepStats {
   double integrate_us = 0.0;
 };
 
+// Why a step ran in substeps (StepStats::substeps > 1), one answer for all who report it
+// (the CLI's summary, the viewer's stats): a retake, a carry from one, else a body spinning
+// too fast for h. None for a step taken whole.
+enum class SubstepCause { None, FastSpin, Retaken, Carried };
+constexpr int kSubstepCauses = 4;
+SubstepCause substep_cause(const StepStats& stats);
+const char* to_string(SubstepCause cause);
+
 enum class FailurePolicy {
   Stop,      // throw SolverFailure carrying the failed solve
   Continue,  // move the island's bodies without contact impulses; World::failed_solves()

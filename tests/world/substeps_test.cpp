@@ -38,6 +38,7 @@ TEST(Substeps, ANeedleSpinningAboutItsAxisFallsOverAndLiesOnTheFloor) {
   const double g = 9.81;
   const double budget_j = world.scene().bodies[needle].mass_kg * g * g * h * h;
   int most = 1;
+  int fast_spins = 0;  // steps in substeps for the spin, not for a retake
   double deepest = 0.0;
   for (int k = 0; k < 500; ++k) {
     const double e0 = world.energy_j();
@@ -46,9 +47,11 @@ TEST(Substeps, ANeedleSpinningAboutItsAxisFallsOverAndLiesOnTheFloor) {
     EXPECT_EQ(st.failures, 0);
     EXPECT_DOUBLE_EQ(st.time_step_s * st.substeps, h) << "step " << k;
     most = std::max(most, st.substeps);
+    fast_spins += substep_cause(st) == SubstepCause::FastSpin;
     deepest = std::max(deepest, st.max_penetration_m);
   }
   EXPECT_GE(most, 5);
+  EXPECT_GE(fast_spins, 1);
   EXPECT_EQ(world.state().step, 500);
   EXPECT_NEAR(world.state().time_s, 5.0, 1e-9);
   EXPECT_EQ(world.scene().settings.time_step_s, h);
@@ -129,12 +132,14 @@ TEST(Substeps, TheStepsAfterARetakenOneStartInItsSubstepsOneFewerAStep) {
   ASSERT_TRUE(first.retaken);
   EXPECT_FALSE(first.carried);
   EXPECT_EQ(first.substeps, 6);
+  EXPECT_EQ(substep_cause(first), SubstepCause::Retaken);
   const WorldState after_first = world.state();
   for (int expected : {6, 5, 4, 3, 2, 1}) {
     const StepStats& st = world.step();
     EXPECT_EQ(st.substeps, expected);
     EXPECT_EQ(st.carried, expected > 1);
     EXPECT_FALSE(st.retaken);
+    EXPECT_EQ(substep_cause(st), expected > 1 ? SubstepCause::Carried : SubstepCause::None);
   }
   EXPECT_EQ(after_first.carried_substeps, 6);
   EXPECT_EQ(world.state().carried_substeps, 1);

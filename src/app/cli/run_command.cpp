@@ -74,13 +74,12 @@ struct RunSummary {
   int failures = 0;
   int recoveries = 0;
   int deferred_penetrations = 0;
-  // Steps run as substeps (StepStats::substeps > 1), their substeps, and how many of those
-  // steps were retaken for a contact (StepStats::retaken) or taken in the substeps carried
-  // from one (StepStats::carried) rather than for a fast spin.
+  // Steps run as substeps (StepStats::substeps > 1), their substeps, and the steps of
+  // each cause (substep_cause, indexed by SubstepCause; None's stays 0).
   int substepped_steps = 0;
   std::int64_t substeps_taken = 0;
-  int retaken_steps = 0;
-  int carried_steps = 0;
+  std::array<int, kSubstepCauses> substep_causes{};
+  int steps_of(SubstepCause cause) const { return substep_causes[static_cast<int>(cause)]; }
   // Max groups: the selections each step tried, over the steps that searched, and the
   // searches that spent their budget (StepStats::selection_budgets_exhausted).
   std::vector<int> selections;
@@ -158,8 +157,8 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["deferred_penetrations"] = s.deferred_penetrations;
     j["substepped_steps"] = {{"steps", s.substepped_steps},
                              {"substeps", s.substeps_taken},
-                             {"retaken", s.retaken_steps},
-                             {"carried", s.carried_steps}};
+                             {"retaken", s.steps_of(SubstepCause::Retaken)},
+                             {"carried", s.steps_of(SubstepCause::Carried)}};
     j["selections_per_step"] = {{"steps", s.selections.size()},
                                 {"median", selections_median},
                                 {"p99", selections_p99},
@@ -203,12 +202,11 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   std::printf("fallbacks        %d%s, failures %d\n", s.fallbacks, rescued.c_str(), s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
   if (s.substepped_steps > 0) {
-    std::printf(
-        "substeps         %d steps in %lld substeps (%d for a body spinning too fast for h, %d "
-        "retaken for a contact deeper than the step's linearisation, %d carried from a retaken "
-        "step)\n",
-        s.substepped_steps, static_cast<long long>(s.substeps_taken),
-        s.substepped_steps - s.retaken_steps - s.carried_steps, s.retaken_steps, s.carried_steps);
+    std::printf("substeps         %d steps in %lld substeps (%d for %s, %d %s, %d %s)\n",
+                s.substepped_steps, static_cast<long long>(s.substeps_taken),
+                s.steps_of(SubstepCause::FastSpin), to_string(SubstepCause::FastSpin),
+                s.steps_of(SubstepCause::Retaken), to_string(SubstepCause::Retaken),
+                s.steps_of(SubstepCause::Carried), to_string(SubstepCause::Carried));
   }
   if (s.deferred_penetrations > 0) {
     std::printf(
@@ -289,8 +287,7 @@ int run_scene(const RunOptions& o) {
       if (st.substeps > 1) {
         ++s.substepped_steps;
         s.substeps_taken += st.substeps;
-        s.retaken_steps += st.retaken;
-        s.carried_steps += st.carried;
+        ++s.substep_causes[static_cast<int>(substep_cause(st))];
       }
       if (st.selections > 0) s.selections.push_back(st.selections);
       s.selection_budgets_exhausted += st.selection_budgets_exhausted;

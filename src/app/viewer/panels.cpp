@@ -226,15 +226,9 @@ void ViewerApp::draw_stats_panel() {
   ImGui::Text("pivots %d  fallbacks %d  failures %d", st.pivots, st.fallbacks, st.failures);
   // Of the islands: answered by the last step's basis, or by Lemke's path started there.
   ImGui::Text("warm starts %d  warm paths %d", st.warm_starts, st.warm_paths);
-  // A body spinning too fast for h, or a contact left deeper than the step's linearisation
-  // predicted (in this step, or in one carried from): the step ran as substeps
-  // (docs/stewart-trinkle.md).
-  if (st.substeps > 1) {
-    ImGui::Text("substeps %d (%s)", st.substeps,
-                st.retaken   ? "retaken for a contact"
-                : st.carried ? "carried from a retaken step"
-                             : "a fast spin");
-  }
+  // The step ran as substeps: say why (docs/stewart-trinkle.md).
+  const SubstepCause cause = substep_cause(st);
+  if (cause != SubstepCause::None) ImGui::Text("substeps %d (%s)", st.substeps, to_string(cause));
   ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
   ImGui::Text("max penetration %.2e m", st.max_penetration_m);
   const DrawTimes draw = draw_times();
