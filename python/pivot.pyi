@@ -62,6 +62,7 @@ class StepStats:
     substeps: int  # of h / substeps: above 1 for a fast spin, a retake, or one carried
     retaken: bool  # taken whole, it left a contact deeper than its linearisation: retaken
     carried: bool  # taken in the substeps carried from a retaken step (one fewer a step)
+    substep_cause: str  # why in substeps: "none", "fast_spin", "retaken" or "carried"
     cancelled: bool  # abandoned past World(step_time_limit=...): the state is the step's start
     failures: int
     max_penetration: float  # [m]

@@ -63,12 +63,15 @@ struct StepStats {
 };
 
 // Why a step ran in substeps (StepStats::substeps > 1), one answer for all who report it
-// (the CLI's summary, the viewer's stats): a retake, a carry from one, else a body spinning
-// too fast for h. None for a step taken whole.
+// (the CLI's summary and JSON, the viewer's stats, Python's StepStats): a retake, a carry
+// from one, else a body spinning too fast for h. None for a step taken whole.
 enum class SubstepCause { None, FastSpin, Retaken, Carried };
 constexpr int kSubstepCauses = 4;
 SubstepCause substep_cause(const StepStats& stats);
+// "none", "fast_spin", "retaken", "carried": the name in JSON and Python.
 const char* to_string(SubstepCause cause);
+// The cause in words, for summaries: "a body spinning too fast for h", ...
+const char* describe(SubstepCause cause);
 
 enum class FailurePolicy {
   Stop,      // throw SolverFailure carrying the failed solve

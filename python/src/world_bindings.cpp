@@ -217,6 +217,10 @@ void bind_world(py::module_& m) {
       .def_readonly("carried", &StepStats::carried,
                     "the step was taken, without a retake, in the substeps carried from a "
                     "retaken step (one fewer a step after it)")
+      .def_property_readonly(
+          "substep_cause", [](const StepStats& s) { return to_string(substep_cause(s)); },
+          "why the step ran in substeps: 'none' (taken whole), 'fast_spin', 'retaken' or "
+          "'carried'")
       .def_readonly("cancelled", &StepStats::cancelled,
                     "the step ran past step_time_limit and was abandoned: the state is its start")
       .def_readonly("failures", &StepStats::failures,

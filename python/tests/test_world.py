@@ -167,16 +167,19 @@ def test_a_step_that_strays_from_its_linearisation_is_retaken_in_substeps(source
     world = pivot.World(pivot.load_scene(str(path)))
     world.step()
     assert world.stats.retaken and not world.stats.carried and world.stats.substeps == 6
+    assert world.stats.substep_cause == "retaken"
     saved = world.get_state()
     assert saved.carried_substeps == 6  # the state carries it: set again, it steps on alike
     world.step()
     assert world.stats.carried and not world.stats.retaken and world.stats.substeps == 6
+    assert world.stats.substep_cause == "carried"
     world.set_state(saved)
     world.step()
     assert world.stats.carried and world.stats.substeps == 6
     for _ in range(98):
         world.step()
     assert not world.stats.carried and world.stats.substeps == 1
+    assert world.stats.substep_cause == "none"
     assert np.abs(world.linear_velocities).max() < 1e-3
     for name in ("spinning", "falling"):  # above the ground by at least the least half extent
         assert world.positions[world.body_names.index(name), 2] > 0.05 - 1e-3
@@ -187,10 +190,12 @@ def test_a_needle_spinning_about_its_axis_is_stepped_in_substeps(source_dir):
     # rotation a step, so those steps run as substeps (docs/stewart-trinkle.md), and it
     # falls over and lies on the floor, its centre one radius (2 mm) up.
     world = pivot.World(pivot.load_scene(str(source_dir / "tests" / "world" / "needle_drop.json")))
-    substeps = []
+    substeps, causes = [], set()
     for _ in range(300):
         world.step()
         substeps.append(world.stats.substeps)
+        causes.add(world.stats.substep_cause)
     assert substeps[0] == 1 and max(substeps) >= 5
+    assert "fast_spin" in causes and "none" in causes
     needle = world.body_names.index("needle")
     assert world.positions[needle, 2] == pytest.approx(0.002, abs=1e-4)

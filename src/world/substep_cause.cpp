@@ -16,6 +16,20 @@ const char* to_string(SubstepCause cause) {
     case SubstepCause::None:
       return "none";
     case SubstepCause::FastSpin:
+      return "fast_spin";
+    case SubstepCause::Retaken:
+      return "retaken";
+    case SubstepCause::Carried:
+      return "carried";
+  }
+  return "unknown";
+}
+
+const char* describe(SubstepCause cause) {
+  switch (cause) {
+    case SubstepCause::None:
+      return "taken whole";
+    case SubstepCause::FastSpin:
       return "a body spinning too fast for h";
     case SubstepCause::Retaken:
       return "retaken for a contact deeper than the step's linearisation";

@@ -91,7 +91,9 @@ TEST(RunCommand, SummaryCountsTheStepsRunAsSubsteps) {
   EXPECT_LE(steps, 100);
   EXPECT_GE(substeps, 2 * steps);
   const test::ProgramRun text = run_pivot("run " + needle + " --duration 1");
+  EXPECT_EQ(j["substepped_steps"]["fast_spin"], steps);
   EXPECT_EQ(j["substepped_steps"]["retaken"], 0);
+  EXPECT_EQ(j["substepped_steps"]["carried"], 0);
   EXPECT_NE(text.output.find("substeps         " + std::to_string(steps) + " steps in " +
                              std::to_string(substeps) + " substeps (" + std::to_string(steps) +
                              " for a body spinning too fast for h, 0 retaken for a contact "
@@ -111,6 +113,7 @@ TEST(RunCommand, SummaryCountsTheStepsRetakenForAContactAndThoseCarriedFromThem)
   const nlohmann::json j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j["substepped_steps"]["steps"], 6);
   EXPECT_EQ(j["substepped_steps"]["substeps"], 26);
+  EXPECT_EQ(j["substepped_steps"]["fast_spin"], 0);
   EXPECT_EQ(j["substepped_steps"]["retaken"], 1);
   EXPECT_EQ(j["substepped_steps"]["carried"], 5);
   const test::ProgramRun text = run_pivot("run " + strike + " --duration 1");

@@ -155,10 +155,11 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
     j["deferred_penetrations"] = s.deferred_penetrations;
-    j["substepped_steps"] = {{"steps", s.substepped_steps},
-                             {"substeps", s.substeps_taken},
-                             {"retaken", s.steps_of(SubstepCause::Retaken)},
-                             {"carried", s.steps_of(SubstepCause::Carried)}};
+    j["substepped_steps"] = {{"steps", s.substepped_steps}, {"substeps", s.substeps_taken}};
+    for (int c = 1; c < kSubstepCauses; ++c) {
+      const auto cause = static_cast<SubstepCause>(c);
+      j["substepped_steps"][to_string(cause)] = s.steps_of(cause);
+    }
     j["selections_per_step"] = {{"steps", s.selections.size()},
                                 {"median", selections_median},
                                 {"p99", selections_p99},
@@ -204,9 +205,9 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   if (s.substepped_steps > 0) {
     std::printf("substeps         %d steps in %lld substeps (%d for %s, %d %s, %d %s)\n",
                 s.substepped_steps, static_cast<long long>(s.substeps_taken),
-                s.steps_of(SubstepCause::FastSpin), to_string(SubstepCause::FastSpin),
-                s.steps_of(SubstepCause::Retaken), to_string(SubstepCause::Retaken),
-                s.steps_of(SubstepCause::Carried), to_string(SubstepCause::Carried));
+                s.steps_of(SubstepCause::FastSpin), describe(SubstepCause::FastSpin),
+                s.steps_of(SubstepCause::Retaken), describe(SubstepCause::Retaken),
+                s.steps_of(SubstepCause::Carried), describe(SubstepCause::Carried));
   }
   if (s.deferred_penetrations > 0) {
     std::printf(

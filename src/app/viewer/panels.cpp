@@ -228,7 +228,7 @@ void ViewerApp::draw_stats_panel() {
   ImGui::Text("warm starts %d  warm paths %d", st.warm_starts, st.warm_paths);
   // The step ran as substeps: say why (docs/stewart-trinkle.md).
   const SubstepCause cause = substep_cause(st);
-  if (cause != SubstepCause::None) ImGui::Text("substeps %d (%s)", st.substeps, to_string(cause));
+  if (cause != SubstepCause::None) ImGui::Text("substeps %d (%s)", st.substeps, describe(cause));
   ImGui::Text("solve %.1f us  collision %.1f us", st.solve_us, st.collision_us);
   ImGui::Text("max penetration %.2e m", st.max_penetration_m);
   const DrawTimes draw = draw_times();
