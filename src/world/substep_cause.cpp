@@ -1,5 +1,7 @@
 // Why a step ran in substeps, read from its StepStats (World::step sets substeps, retaken
 // and carried; docs/stewart-trinkle.md "Substeps" and "Carried substeps").
+#include <iterator>
+
 #include "pivot/world.hpp"
 
 namespace pivot {
@@ -11,32 +13,25 @@ SubstepCause substep_cause(const StepStats& stats) {
   return SubstepCause::FastSpin;
 }
 
-const char* to_string(SubstepCause cause) {
-  switch (cause) {
-    case SubstepCause::None:
-      return "none";
-    case SubstepCause::FastSpin:
-      return "fast_spin";
-    case SubstepCause::Retaken:
-      return "retaken";
-    case SubstepCause::Carried:
-      return "carried";
-  }
-  return "unknown";
-}
+namespace {
 
-const char* describe(SubstepCause cause) {
-  switch (cause) {
-    case SubstepCause::None:
-      return "taken whole";
-    case SubstepCause::FastSpin:
-      return "a body spinning too fast for h";
-    case SubstepCause::Retaken:
-      return "retaken for a contact deeper than the step's linearisation";
-    case SubstepCause::Carried:
-      return "carried from a retaken step";
-  }
-  return "unknown";
-}
+// Each cause's name and words, in the enum's order.
+struct CauseNames {
+  const char* name;
+  const char* words;
+};
+constexpr CauseNames kCauseNames[] = {
+    {"none", "taken whole"},
+    {"fast_spin", "a body spinning too fast for h"},
+    {"retaken", "retaken for a contact deeper than the step's linearisation"},
+    {"carried", "carried from a retaken step"},
+};
+static_assert(std::size(kCauseNames) == kSubstepCauses, "a name and words for every cause");
+
+}  // namespace
+
+const char* to_string(SubstepCause cause) { return kCauseNames[static_cast<int>(cause)].name; }
+
+const char* describe(SubstepCause cause) { return kCauseNames[static_cast<int>(cause)].words; }
 
 }  // namespace pivot

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -74,12 +75,14 @@ struct RunSummary {
   int failures = 0;
   int recoveries = 0;
   int deferred_penetrations = 0;
-  // Steps run as substeps (StepStats::substeps > 1), their substeps, and the steps of
-  // each cause (substep_cause, indexed by SubstepCause; None's stays 0).
-  int substepped_steps = 0;
-  std::int64_t substeps_taken = 0;
+  // Steps run as substeps (StepStats::substeps > 1) by cause (substep_cause, indexed by
+  // SubstepCause; None's stays 0), and their substeps.
   std::array<int, kSubstepCauses> substep_causes{};
+  std::int64_t substeps_taken = 0;
   int steps_of(SubstepCause cause) const { return substep_causes[static_cast<int>(cause)]; }
+  int substepped_steps() const {
+    return std::accumulate(substep_causes.begin(), substep_causes.end(), 0);
+  }
   // Max groups: the selections each step tried, over the steps that searched, and the
   // searches that spent their budget (StepStats::selection_budgets_exhausted).
   std::vector<int> selections;
@@ -155,8 +158,8 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
     j["failures"] = s.failures;
     j["recoveries"] = s.recoveries;
     j["deferred_penetrations"] = s.deferred_penetrations;
-    j["substepped_steps"] = {{"steps", s.substepped_steps}, {"substeps", s.substeps_taken}};
-    for (int c = 1; c < kSubstepCauses; ++c) {
+    j["substepped_steps"] = {{"steps", s.substepped_steps()}, {"substeps", s.substeps_taken}};
+    for (int c = 1; c < kSubstepCauses; ++c) {  // every cause but None
       const auto cause = static_cast<SubstepCause>(c);
       j["substepped_steps"][to_string(cause)] = s.steps_of(cause);
     }
@@ -202,9 +205,9 @@ void print_summary(const RunOptions& o, const Scene& scene, const RunSummary& s)
   if (!rescued.empty()) rescued += ")";
   std::printf("fallbacks        %d%s, failures %d\n", s.fallbacks, rescued.c_str(), s.failures);
   std::printf("recoveries       %d (islands pushed out of a penetration)\n", s.recoveries);
-  if (s.substepped_steps > 0) {
+  if (s.substepped_steps() > 0) {
     std::printf("substeps         %d steps in %lld substeps (%d for %s, %d %s, %d %s)\n",
-                s.substepped_steps, static_cast<long long>(s.substeps_taken),
+                s.substepped_steps(), static_cast<long long>(s.substeps_taken),
                 s.steps_of(SubstepCause::FastSpin), describe(SubstepCause::FastSpin),
                 s.steps_of(SubstepCause::Retaken), describe(SubstepCause::Retaken),
                 s.steps_of(SubstepCause::Carried), describe(SubstepCause::Carried));
@@ -286,7 +289,6 @@ int run_scene(const RunOptions& o) {
       s.recoveries += st.recoveries;
       s.deferred_penetrations += st.deferred_penetrations;
       if (st.substeps > 1) {
-        ++s.substepped_steps;
         s.substeps_taken += st.substeps;
         ++s.substep_causes[static_cast<int>(substep_cause(st))];
       }
