@@ -69,6 +69,7 @@ struct World::Pipeline {
   std::vector<BodyState> start;  // the step's starting states, restored when it is abandoned
   double start_time_s = 0.0;     // and its time
   std::vector<BodyState> substep_start;  // the current substep's, for contact_substeps
+  StepMotions substep_motions;           // the bodies' motions over it, for contact_substeps
   LemkeOptions lemke;            // WorldOptions::lemke with this step's deadline
   int substeps = 1;              // of this step (rotation_substeps, contact_substeps)
 };
@@ -210,9 +211,9 @@ int World::take_substeps() {
     }
     integrate_poses();  // (velocities, recovery pseudo-velocities) => poses, t + h / N
     // (contacts, the substep's start and end) => the substeps its linearisation wants
-    wanted =
-        std::max(wanted, p.substeps * contact_substeps(p.radius_m, *p.collision, p.substep_start,
-                                                       state_.bodies, kMaxSubsteps));
+    p.substep_motions.set(p.substep_start, state_.bodies);
+    wanted = std::max(wanted, p.substeps * contact_substeps(p.radius_m, *p.collision,
+                                                            p.substep_motions, kMaxSubsteps));
   }
   return std::min(wanted, kMaxSubsteps);
 }

@@ -35,7 +35,9 @@ struct TurningFace {
     return n.dot(a - b);
   }
   int substeps(const CollisionResult& collision, int max_substeps = 64) const {
-    return contact_substeps(radius_m, collision, start, end, max_substeps);
+    StepMotions motions;
+    motions.set(start, end);
+    return contact_substeps(radius_m, collision, motions, max_substeps);
   }
 };
 
