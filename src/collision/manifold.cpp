@@ -82,12 +82,15 @@ bool is_minkowski_face(const Vec3& a0, const Vec3& a1, const Vec3& a1_x_a0, cons
 }
 
 EdgeQuery query_edges(const PosedPolyhedron& a, const PosedPolyhedron& b,
-                      std::vector<Vec3>* b_cross) {
+                      std::vector<ClipScratch::EdgeArc>* b_arcs) {
   const auto& ea = a.shape->edges;
   const auto& eb = b.shape->edges;
-  b_cross->resize(eb.size());
+  b_arcs->resize(eb.size());
   for (size_t j = 0; j < eb.size(); ++j) {
-    (*b_cross)[j] = b.normals[eb[j].face1].cross(b.normals[eb[j].face0]);
+    ClipScratch::EdgeArc& arc = (*b_arcs)[j];
+    arc.n0 = b.normals[eb[j].face0];
+    arc.n1 = b.normals[eb[j].face1];
+    arc.n1_x_n0 = arc.n1.cross(arc.n0);
   }
   EdgeQuery best;
   for (size_t i = 0; i < ea.size(); ++i) {
@@ -97,10 +100,8 @@ EdgeQuery query_edges(const PosedPolyhedron& a, const PosedPolyhedron& b,
     const Vec3& pa = a.vertices[ea[i].v0];
     const Vec3 ua = a.vertices[ea[i].v1] - pa;
     for (size_t j = 0; j < eb.size(); ++j) {
-      if (!is_minkowski_face(na0, na1, a_cross, b.normals[eb[j].face0], b.normals[eb[j].face1],
-                             (*b_cross)[j])) {
-        continue;
-      }
+      const ClipScratch::EdgeArc& arc = (*b_arcs)[j];
+      if (!is_minkowski_face(na0, na1, a_cross, arc.n0, arc.n1, arc.n1_x_n0)) continue;
       const Vec3& pb = b.vertices[eb[j].v0];
       const Vec3 ub = b.vertices[eb[j].v1] - pb;
       Vec3 axis = ua.cross(ub);
@@ -253,7 +254,7 @@ void polyhedron_contacts(const PosedPolyhedron& a, int piece_a, const PosedPolyh
   if (face_a.separation > margin_m) return;
   const FaceQuery face_b = query_faces(b, a);
   if (face_b.separation > margin_m) return;
-  const EdgeQuery edge = query_edges(a, b, &scratch->axis_scratch);
+  const EdgeQuery edge = query_edges(a, b, &scratch->arcs);
   if (edge.separation > margin_m) return;
 
   const double best_face = std::max(face_a.separation, face_b.separation);

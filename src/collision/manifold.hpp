@@ -37,7 +37,13 @@ struct ClipScratch {
   std::vector<ClipPoint> polygon, next;
   Feature incident_interior;  // the incident face (or segment) itself
   ReferenceFace reference;
-  std::vector<Vec3> axis_scratch;  // per-edge Gauss-map arcs of the SAT edge query
+  // Per edge of B, its Gauss-map arc for the SAT edge query: the normals of its two faces
+  // and their cross product, side by side (the query's inner loop reads them for every edge
+  // pair, and read through the edge's face indices they were most of its time).
+  struct EdgeArc {
+    Vec3 n0, n1, n1_x_n0;
+  };
+  std::vector<EdgeArc> arcs;
 };
 
 // Clips the incident polygon in scratch->polygon (points in order; two points make a
