@@ -9,10 +9,11 @@ namespace pivot {
 
 namespace {
 
-ContactColumn normalized_column(const ContactColumn& c, const std::vector<Eigen::LLT<Mat6>>& G) {
+ContactColumn normalized_column(const ContactColumn& c, const NormalizedContacts& nc) {
   ContactColumn out = c;
   for (int s = 0; s < 2; ++s) {
-    if (c.body[s] >= 0) out.block[s] = G[c.body[s]].matrixL().solve(c.block[s]);
+    const int k = c.body[s];
+    if (k >= 0) out.block[s] = apply_inverse_factor(nc.factor[k], nc.centred[k], c.block[s]);
   }
   return out;
 }
@@ -49,6 +50,7 @@ void normalize_contacts(const ContactProblem& p, NormalizedContacts* out) {
   nc.d = p.d;
   nc.factor.clear();
   nc.factor.reserve(m);
+  nc.centred.resize(m);
   for (int k = 0; k < m; ++k) {
     const Mat6& Mk = p.mass[k];
     Eigen::LLT<Mat6> llt(Mk);
@@ -61,6 +63,9 @@ void normalize_contacts(const ContactProblem& p, NormalizedContacts* out) {
                                   " is not symmetric positive definite");
     }
     nc.factor.push_back(llt);
+    const Mat6& L = llt.matrixLLT();
+    nc.centred[k] =
+        L(1, 0) == 0.0 && L(2, 0) == 0.0 && L(2, 1) == 0.0 && L.block<3, 3>(3, 0).isZero(0.0);
   }
   nc.N.clear();
   nc.D.clear();
@@ -68,11 +73,11 @@ void normalize_contacts(const ContactProblem& p, NormalizedContacts* out) {
   nc.D.reserve(static_cast<size_t>(n) * p.d);
   for (int i = 0; i < n; ++i) {
     check_column(p.normal[i], m, "normal", i);
-    nc.N.push_back(normalized_column(p.normal[i], nc.factor));
+    nc.N.push_back(normalized_column(p.normal[i], nc));
   }
   for (int j = 0; j < n * p.d; ++j) {
     check_column(p.friction[j], m, "friction", j);
-    nc.D.push_back(normalized_column(p.friction[j], nc.factor));
+    nc.D.push_back(normalized_column(p.friction[j], nc));
   }
   nc.k.resize(6 * m);
   for (int k = 0; k < m; ++k) {
@@ -87,6 +92,7 @@ void reorder_contacts(const NormalizedContacts& nc, const std::vector<int>& orde
   out->num_bodies = nc.num_bodies;
   out->d = nc.d;
   out->factor = nc.factor;
+  out->centred = nc.centred;
   out->k = nc.k;
   out->N.clear();
   out->D.clear();

@@ -14,6 +14,9 @@ struct NormalizedContacts {
   int num_bodies = 0;
   int d = 0;
   std::vector<Eigen::LLT<Mat6>> factor;  // G_k per body (lower Cholesky factor)
+  // Per body: G_k = diag(g0, g1, g2, G_rot), the factor of a rigid body's mass matrix about
+  // its centre of mass, which apply_inverse_factor solves with fewer dependent divisions.
+  std::vector<char> centred;
   std::vector<ContactColumn> N;          // n columns, entries G^-1 n~
   std::vector<ContactColumn> D;          // n*d columns, contact-major
   VecX k;                                // G^-1 k~_x, size 6m
@@ -32,6 +35,24 @@ void normalize_contacts(const ContactProblem& problem, NormalizedContacts* out);
 // Into *out, whose storage is reused.
 void reorder_contacts(const NormalizedContacts& nc, const std::vector<int>& order,
                       NormalizedContacts* out);
+
+// G^-1 b, to the bit Eigen's triangular solve (LLT::matrixL().solve) for the G it is
+// given, also when `centred` (NormalizedContacts::centred): a triangular solve is a chain of
+// six dependent divisions, and solved per column block it was a tenth of a resting stack's
+// step; with G's structural zeros, whose products and sums add nothing, the three
+// translational rows are independent.
+inline Vec6 apply_inverse_factor(const Eigen::LLT<Mat6>& G, bool centred, const Vec6& b) {
+  if (!centred) return G.matrixL().solve(b);
+  const auto& L = G.matrixLLT();
+  Vec6 x;
+  x(0) = b(0) / L(0, 0);
+  x(1) = b(1) / L(1, 1);
+  x(2) = b(2) / L(2, 2);
+  x(3) = b(3) / L(3, 3);
+  x(4) = (b(4) - L(4, 3) * x(3)) / L(4, 4);
+  x(5) = (b(5) - (L(5, 3) * x(3) + L(5, 4) * x(4))) / L(5, 5);
+  return x;
+}
 
 // The column operations below are inline: the fast methods call them once per row and
 // pivot, and as out-of-line calls they were 14 % of a peg solve's instructions (issue 15).
