@@ -64,6 +64,11 @@ Broadphase::Broadphase(const std::vector<BodyBounds>& bounds) : trees_(std::make
     trees_->proxies[i]->set_box(bounds[i].min, bounds[i].max);
     (bounds[i].fixed ? fixed : moving).push_back(trees_->proxies[i].get());
   }
+  // Each update re-inserts this many leaves to keep the tree balanced as bodies move: FCL's
+  // 10 a step were 5 % of a resting five-block stack's step, three times the tree's own
+  // queries; a twentieth of the leaves a step keeps FCL's pace from 200 bodies on.
+  trees_->moving.tree_incremental_balance_pass =
+      std::clamp(static_cast<int>(moving.size()) / 20, 1, 10);
   trees_->moving.registerObjects(moving);
   trees_->fixed.registerObjects(fixed);
   trees_->moving.setup();
