@@ -185,6 +185,7 @@ class World {
   void retake_step(int substeps);
   void begin_substep();
   void gather_wrenches();
+  void free_motion();
   void detect_contacts();
   void step_islands();                 // step_island on every island, on options' threads
   bool step_island(int island_index);  // false: a solve was cancelled

@@ -7,14 +7,13 @@ namespace pivot {
 double mixed_friction(double mu_a, double mu_b) { return std::sqrt(mu_a * mu_b); }
 
 void build_island_input(const Island& island, const CollisionResult& collision, const Scene& scene,
-                        const std::vector<BodyState>& states, const std::vector<Vec6>& wrenches,
-                        IslandInput* input) {
+                        const std::vector<BodyState>& states,
+                        const std::vector<Vec6>& free_impulses, IslandInput* input) {
   const SceneSettings& settings = scene.settings;
   StewartTrinkleInput& in = input->stepper;
   in.bodies = &scene.bodies;
   in.states = &states;
   in.island_bodies = island.bodies;
-  in.gravity_mps2 = settings.gravity_mps2;
   in.h_s = settings.time_step_s;
   in.d = settings.friction_directions;
   in.contacts.clear();
@@ -42,8 +41,8 @@ void build_island_input(const Island& island, const CollisionResult& collision, 
   };
   for (const Contact& plane : input->sides) add(plane);
   for (int c : island.contacts) add(collision.contacts[c]);
-  in.applied_wrench.clear();
-  for (int b : island.bodies) in.applied_wrench.push_back(wrenches[b]);
+  in.free_impulse.clear();
+  for (int b : island.bodies) in.free_impulse.push_back(free_impulses[b]);
 }
 
 }  // namespace pivot

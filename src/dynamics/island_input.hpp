@@ -1,6 +1,6 @@
 // The stepper's input for one island: its group sides turned into plane contacts (Egan
 // Sec. IV-V: one plane per side), its convex contacts, each with the friction it is solved
-// with, and the wrenches on its bodies. The storage is reused from step to step.
+// with, and its bodies' free-motion impulses. The storage is reused from step to step.
 #pragma once
 
 #include <vector>
@@ -23,11 +23,11 @@ struct IslandInput {
 // mixing is symmetric in the two bodies.
 double mixed_friction(double mu_a, double mu_b);
 
-// (island, collision, scene, states, wrenches) => input: the group sides first, in group
-// order, then the convex contacts, each with its mixed friction (or the scene's friction
-// override) and gap. input keeps pointers into scene, states and collision.
+// (island, collision, scene, states, every body's free-motion impulse) => input: the group sides
+// first, in group order, then the convex contacts, each with its mixed friction (or the scene's
+// friction override) and gap. input keeps pointers into scene, states and collision.
 void build_island_input(const Island& island, const CollisionResult& collision, const Scene& scene,
-                        const std::vector<BodyState>& states, const std::vector<Vec6>& wrenches,
-                        IslandInput* input);
+                        const std::vector<BodyState>& states,
+                        const std::vector<Vec6>& free_impulses, IslandInput* input);
 
 }  // namespace pivot

@@ -73,10 +73,8 @@ int rotation_substeps(const Body& body, const BodyState& state, double h_s) {
   return std::max(1, static_cast<int>(wanted));
 }
 
-StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
-                       const Vec6& wrench, double h_s, double bounding_radius_m) {
-  const Vec6 k =
-      free_motion_impulse(body, state, gravity_mps2, wrench.head<3>(), wrench.tail<3>(), h_s);
+StepMotion step_motion(const Body& body, const BodyState& state, const Vec6& k, double h_s,
+                       double bounding_radius_m) {
   const Mat3 R = state.pose.orientation.toRotationMatrix();
   const Vec3 v1 = k.head<3>() / body.mass_kg;
   const Vec3 w1 = R * body.inertia_body_kgm2.ldlt().solve(R.transpose() * k.tail<3>());

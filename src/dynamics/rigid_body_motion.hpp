@@ -22,12 +22,12 @@ Vec6 free_motion_impulse(const Body& body, const BodyState& state, const Vec3& g
 
 // How the body can move in one step without contact impulses: translations h v0 and h v1
 // and rotation reach h max(|w0|, |w1|) r, with (v0, w0) the state's velocities, (v1, w1) =
-// M^-1 k~_x the free-motion velocities at the step's end (gravity, applied wrench,
-// gyroscopic torque) and r the bounding radius about the centre of mass. Egan (5) lets a
-// contact close by at most its gap f in a step, so a pair further apart than they can
-// close (closing_m) cannot touch before the next step.
-StepMotion step_motion(const Body& body, const BodyState& state, const Vec3& gravity_mps2,
-                       const Vec6& wrench, double h_s, double bounding_radius_m);
+// M^-1 k~_x the free-motion velocities at the step's end (k~_x = free_motion_impulse:
+// gravity, applied wrench, gyroscopic torque) and r the bounding radius about the centre
+// of mass. Egan (5) lets a contact close by at most its gap f in a step, so a pair further
+// apart than they can close (closing_m) cannot touch before the next step.
+StepMotion step_motion(const Body& body, const BodyState& state, const Vec6& free_impulse,
+                       double h_s, double bounding_radius_m);
 
 // A step takes at most this many substeps: a body spinning faster than that resolves, or a
 // contact that strays further (contact_linearization.hpp), is stepped less resolved, not at

@@ -102,9 +102,7 @@ void assemble_stewart_trinkle(const StewartTrinkleInput& in, ContactProblem* out
   for (int k = 0; k < m; ++k) {
     const int g = in.island_bodies[k];
     problem.mass[k] = spatial_mass(bodies[g], states[g].pose.orientation);
-    const Vec6& wrench = in.applied_wrench[k];
-    problem.kx.segment<6>(6 * k) = free_motion_impulse(bodies[g], states[g], in.gravity_mps2,
-                                                       wrench.head<3>(), wrench.tail<3>(), in.h_s);
+    problem.kx.segment<6>(6 * k) = in.free_impulse[k];
   }
 
   const int n = static_cast<int>(in.contacts.size());

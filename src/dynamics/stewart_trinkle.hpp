@@ -46,15 +46,16 @@ struct StewartTrinkleInput {
   // Per contact, the penetration left to the recovery pass (recovery_depths in
   // penetration_recovery.hpp) [m]; empty: none.
   std::vector<double> recovery_depth_m;
-  std::vector<Vec6> applied_wrench;  // per island body: (force [N], torque [N m]) at the COM
-  Vec3 gravity_mps2 = Vec3(0, 0, -9.81);
+  // Per island body: k~_x = f_x h + M v0 (Lloyd (2), free_motion_impulse), formed once a
+  // (sub)step by the World for the contact margins too.
+  std::vector<Vec6> free_impulse;
   double h_s = 0.01;
   int d = kDefaultFrictionDirections;
 };
 
-// (island bodies and states, contacts, mu, h, d) => contact LCP. The normal-row offset is
-// the gap stabilisation f/h of Egan (5): the gap at the end of the step stays >= 0 and a
-// potential contact (f > 0) lets the bodies approach by at most f. A penetration deeper
+// (island bodies and states, free-motion impulses, contacts, mu, h, d) => contact LCP. The
+// normal-row offset is the gap stabilisation f/h of Egan (5): the gap at the end of the step stays
+// >= 0 and a potential contact (f > 0) lets the bodies approach by at most f. A penetration deeper
 // than the recovery slop enters as (f + s)/h: the velocity step removes only the slop.
 // problem's storage is reused: the step assembles every island into the same one.
 void assemble_stewart_trinkle(const StewartTrinkleInput& input, ContactProblem* problem);

@@ -1,4 +1,5 @@
-// World::step reads as the pipeline: wrenches => collision within each body's reach =>
+// World::step reads as the pipeline: wrenches => free motion => collision within each
+// body's reach =>
 // islands => per island: input (dynamics/island_input) => assemble (dynamics/stewart_trinkle)
 // => solve (world/solve_island) => velocities and impulses (dynamics/contact_impulses)
 // (=> penetration recovery) => integrate, each stage timed into StepStats. Collision's
@@ -41,6 +42,8 @@ struct World::Pipeline {
   const CollisionResult* collision = nullptr;
   const std::vector<Island>* island_list = nullptr;
   std::vector<Vec6> wrenches;  // per body, at the current time
+  // Per body: k~_x = f_x h + M v0 (Lloyd (2)); zero for a fixed body.
+  std::vector<Vec6> free_impulse;
   std::vector<Vec6> recovery;  // per body: the step's recovery pseudo-velocity
   ContactBases bases;          // the solved contacts' bases, this step's and the last
   // Per island index, what its stages write, kept from step to step so that a step like the
@@ -200,7 +203,8 @@ int World::take_substeps() {
     try {
       begin_substep();    // => its start kept, the last substep's impulses cleared, the bases
       gather_wrenches();  // (applied and scripted wrenches, t) => the wrench on each body
-      detect_contacts();  // (states, wrenches) => contacts, groups, islands
+      free_motion();      // (states, wrenches, gravity, h) => each body's k~_x
+      detect_contacts();  // (states, k~_x) => contacts, groups, islands
       step_islands();     // (islands) => their bodies' velocities, impulses, failed solves
       if (!merge_islands()) return -1;  // false: a solve was cancelled
     } catch (...) {
@@ -299,7 +303,23 @@ void World::gather_wrenches() {
   }
 }
 
-// (states, wrenches) => contacts and groups within each pair's reach, islands
+// (states, wrenches, gravity, h) => each dynamic body's free-motion impulse k~_x, which the
+// contact margins (step_motion) and the island's LCP (Lloyd (2)) both read
+void World::free_motion() {
+  Pipeline& p = *pipeline_;
+  const SceneSettings& settings = scene_.settings;
+  p.free_impulse.resize(scene_.bodies.size());
+  for (size_t k = 0; k < scene_.bodies.size(); ++k) {
+    const Body& body = scene_.bodies[k];
+    const Vec6& wrench = p.wrenches[k];
+    p.free_impulse[k] =
+        body.fixed ? Vec6::Zero()
+                   : free_motion_impulse(body, state_.bodies[k], settings.gravity_mps2,
+                                         wrench.head<3>(), wrench.tail<3>(), settings.time_step_s);
+  }
+}
+
+// (states, k~_x) => contacts and groups within each pair's reach, islands
 void World::detect_contacts() {
   Pipeline& p = *pipeline_;
   const SceneSettings& settings = scene_.settings;
@@ -310,10 +330,10 @@ void World::detect_contacts() {
   collision_settings.body_motion.resize(scene_.bodies.size());
   for (size_t k = 0; k < scene_.bodies.size(); ++k) {
     const Body& body = scene_.bodies[k];
-    collision_settings.body_motion[k] =
-        body.fixed ? StepMotion{}
-                   : step_motion(body, state_.bodies[k], settings.gravity_mps2, p.wrenches[k],
-                                 settings.time_step_s, p.radius_m[k]);
+    collision_settings.body_motion[k] = body.fixed
+                                            ? StepMotion{}
+                                            : step_motion(body, state_.bodies[k], p.free_impulse[k],
+                                                          settings.time_step_s, p.radius_m[k]);
   }
   // Pairs on the step's threads, as the islands below: each pair writes its own slot.
   const int pairs = p.detector.prepare(state_.bodies, collision_settings);
@@ -404,7 +424,7 @@ bool World::step_island(int island_index) {
 
   // (island, contacts, groups, materials) => stepper input: sides as planes, mu, gaps
   auto t0 = Clock::now();
-  build_island_input(island, *p.collision, scene_, state_.bodies, p.wrenches, &in);
+  build_island_input(island, *p.collision, scene_, state_.bodies, p.free_impulse, &in);
   // (gaps, groups) => the depths left to the recovery pass
   bool recovering =
       recovery_depths(in.gaps_m, in.groups.groups, kRecoverySlop_m, &in.stepper.recovery_depth_m);
