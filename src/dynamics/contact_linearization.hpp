@@ -25,12 +25,12 @@ class StepMotions {
   // (the bodies' states at the (sub)step's start and end) => each body's motion.
   void set(const std::vector<BodyState>& start, const std::vector<BodyState>& end);
 
-  // b is B's witness, b + gap n A's; the plane turns with B (normal_on_b) or A. => the
-  // plane's gap at the end to first order in the rotations (predicted) and exactly (actual).
+  // One plane (a contact, or a group's side) at the (sub)step's end.
   struct EndGap {
-    double predicted = 0.0;
-    double actual = 0.0;
+    double predicted = 0.0;  // its gap to first order in the rotations (Egan (5))
+    double actual = 0.0;     // its gap with the witnesses and the normal moved exactly
   };
+  // b is B's witness, b + gap n A's; the plane turns with B (normal_on_b) or A.
   EndGap gap(int body_a, int body_b, const Vec3& b, const Vec3& n, double gap,
              bool normal_on_b) const;
 
