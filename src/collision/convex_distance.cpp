@@ -560,7 +560,8 @@ ConvexDistance convex_distance(const PosedPiece& a, const PosedPiece& b, double 
   // The cores overlap (or touch), or GJK stalled: the axis of greatest separation, which
   // for separated pieces is their distance (the search has a single maximum there).
   // GJK's direction, when it has one, is a start too.
-  AxisQuery start = best_support_axis(a, b);
+  out.flat = best_support_axis(a, b);
+  AxisQuery start = *out.flat;
   if (g.separated) {
     const double along_gjk = axis_separation(a, b, out.normal);
     if (along_gjk > start.separation) start = {out.normal, along_gjk};

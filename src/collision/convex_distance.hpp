@@ -5,6 +5,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 
 #include "collision/narrowphase.hpp"
 
@@ -33,6 +34,9 @@ struct ConvexDistance {
   Vec3 normal = Vec3::UnitZ();  // unit, from B toward A
   Vec3 point_b = Vec3::Zero();  // on B; A's witness is point_b + gap_m * normal
   bool closest_points = false;  // from GJK: point_b and its witness are closest points
+  // best_support_axis(a, b), when the search formed it (the cores overlap or touch, or GJK
+  // stalled), so that a caller that needs it too does not form it again.
+  std::optional<AxisQuery> flat;
 };
 
 // (two posed pieces, not half-spaces; polyhedra posed) => their signed distance. Once the

@@ -531,8 +531,10 @@ void curved_contacts(const PosedPiece& a, const PosedPiece& b, double margin,
   const double gap = distance.gap_m;
   if (gap > margin) return;
   // A face normal or axis that separates as much as the distance is the exact normal and
-  // makes flat supports (touching pieces give GJK no direction at all).
-  const AxisQuery flat = best_support_axis(a, b);
+  // makes flat supports (touching pieces give GJK no direction at all). Touching pieces
+  // (a round peg along its hole) are where the distance's search formed it already: forming
+  // it twice was a sixth of such a step.
+  const AxisQuery flat = distance.flat ? *distance.flat : best_support_axis(a, b);
   Vec3 n = flat.separation >= gap - kTouchingRel * size ? flat.axis : distance.normal;
   n = snap_direction(a, b, n);
 

@@ -185,6 +185,27 @@ TEST(ConvexDistance, OverlappingPairsFindTheAxisOfLeastOverlap) {
   expect_consistent(ball.posed, standing.posed, d);
 }
 
+// ConvexDistance::flat hands the flat-axis search to the narrowphase, which needs it too:
+// it must be that search's answer to the bit, and present only where convex_distance formed
+// it (GJK's separated answer, confirmed, needs none).
+TEST(ConvexDistance, FlatAxisIsTheSearchsOwnWhenFormed) {
+  const Piece box(Box{Vec3(0.2, 0.2, 0.1)}, Pose{});
+  const double r = 0.05, h = 0.08;
+  const Piece apart(Cylinder{r, h}, pose_at(Vec3(0.03, -0.02, 0.1 + h + 3e-3)));
+  EXPECT_FALSE(convex_distance(apart.posed, box.posed, 1.0).flat.has_value());
+
+  // Standing on the face (touching cores) and sunk 4 mm into it, tilted.
+  const Piece touching(Cylinder{r, h}, pose_at(Vec3(0.03, -0.02, 0.1 + h)));
+  const Piece sunk(Cylinder{r, h}, pose_at(Vec3(0, 0, 0.1 + h - 4e-3), about(Vec3::UnitY(), 0.2)));
+  for (const Piece* p : {&touching, &sunk}) {
+    const ConvexDistance d = convex_distance(p->posed, box.posed, 0.005);
+    ASSERT_TRUE(d.flat.has_value());
+    const AxisQuery search = best_support_axis(p->posed, box.posed);
+    EXPECT_EQ(d.flat->separation, search.separation);
+    EXPECT_EQ(d.flat->axis, search.axis);
+  }
+}
+
 // The collision_pair fuzz target in the CI run of stop 50 (clang-14): a 4-vertex hull 6 cm
 // deep into a cylinder's end, about its axis. The search started on the axis turned 90
 // degrees onto the plane across it (the cylinder's ridge) and reported 6.43 cm, 14 % deeper
