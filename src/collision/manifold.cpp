@@ -72,36 +72,38 @@ struct EdgeQuery {
 // a face of the Minkowski difference A - B iff their arcs on the Gauss map, B's negated,
 // cross: b's arc endpoints lie on opposite sides of a's great circle and vice versa, in
 // the same hemisphere. Only such pairs can give the separating axis, which skips nearly
-// all of the |E_A| |E_B| pairs. a1_x_a0 and b1_x_b0 are the circles' normals.
-bool is_minkowski_face(const Vec3& a0, const Vec3& a1, const Vec3& a1_x_a0, const Vec3& b0,
-                       const Vec3& b1, const Vec3& b1_x_b0) {
-  const double u = b0.dot(a1_x_a0), w = b1.dot(a1_x_a0);
+// all of the |E_A| |E_B| pairs. a1_x_a0 and b1_x_b0 are the circles' normals; u and w are
+// b0 and b1 on a's circle (b0 . a1_x_a0, b1 . a1_x_a0).
+bool is_minkowski_face(double u, double w, const Vec3& a0, const Vec3& a1, const Vec3& b1_x_b0) {
   if (u * w >= 0) return false;
   const double p = a0.dot(b1_x_b0), q = a1.dot(b1_x_b0);
   return p * q < 0 && u * q < 0;
 }
 
-EdgeQuery query_edges(const PosedPolyhedron& a, const PosedPolyhedron& b,
-                      std::vector<ClipScratch::EdgeArc>* b_arcs) {
+EdgeQuery query_edges(const PosedPolyhedron& a, const PosedPolyhedron& b, ClipScratch* scratch) {
   const auto& ea = a.shape->edges;
   const auto& eb = b.shape->edges;
-  b_arcs->resize(eb.size());
+  std::vector<Vec3>& b_circles = scratch->edge_circles;
+  std::vector<double>& side = scratch->face_sides;
+  b_circles.resize(eb.size());
   for (size_t j = 0; j < eb.size(); ++j) {
-    ClipScratch::EdgeArc& arc = (*b_arcs)[j];
-    arc.n0 = b.normals[eb[j].face0];
-    arc.n1 = b.normals[eb[j].face1];
-    arc.n1_x_n0 = arc.n1.cross(arc.n0);
+    b_circles[j] = b.normals[eb[j].face1].cross(b.normals[eb[j].face0]);
   }
+  side.resize(b.normals.size());
   EdgeQuery best;
   for (size_t i = 0; i < ea.size(); ++i) {
     const Vec3& na0 = a.normals[ea[i].face0];
     const Vec3& na1 = a.normals[ea[i].face1];
     const Vec3 a_cross = na1.cross(na0);
+    // Every face normal of B on a's circle once: each of B's edges reads its two faces'
+    // (a box: 6 products for its 12 edges, where each pair formed two).
+    for (size_t f = 0; f < side.size(); ++f) side[f] = b.normals[f].dot(a_cross);
     const Vec3& pa = a.vertices[ea[i].v0];
     const Vec3 ua = a.vertices[ea[i].v1] - pa;
     for (size_t j = 0; j < eb.size(); ++j) {
-      const ClipScratch::EdgeArc& arc = (*b_arcs)[j];
-      if (!is_minkowski_face(na0, na1, a_cross, arc.n0, arc.n1, arc.n1_x_n0)) continue;
+      if (!is_minkowski_face(side[eb[j].face0], side[eb[j].face1], na0, na1, b_circles[j])) {
+        continue;
+      }
       const Vec3& pb = b.vertices[eb[j].v0];
       const Vec3 ub = b.vertices[eb[j].v1] - pb;
       Vec3 axis = ua.cross(ub);
@@ -254,7 +256,7 @@ void polyhedron_contacts(const PosedPolyhedron& a, int piece_a, const PosedPolyh
   if (face_a.separation > margin_m) return;
   const FaceQuery face_b = query_faces(b, a);
   if (face_b.separation > margin_m) return;
-  const EdgeQuery edge = query_edges(a, b, &scratch->arcs);
+  const EdgeQuery edge = query_edges(a, b, scratch);
   if (edge.separation > margin_m) return;
 
   const double best_face = std::max(face_a.separation, face_b.separation);

@@ -37,13 +37,11 @@ struct ClipScratch {
   std::vector<ClipPoint> polygon, next;
   Feature incident_interior;  // the incident face (or segment) itself
   ReferenceFace reference;
-  // Per edge of B, its Gauss-map arc for the SAT edge query: the normals of its two faces
-  // and their cross product, side by side (the query's inner loop reads them for every edge
-  // pair, and read through the edge's face indices they were most of its time).
-  struct EdgeArc {
-    Vec3 n0, n1, n1_x_n0;
-  };
-  std::vector<EdgeArc> arcs;
+  // The SAT edge query's Gauss map: per edge of B, the normal of its arc's great circle
+  // (its faces' normals crossed); per face of B, its normal on the circle of the edge of A
+  // in hand.
+  std::vector<Vec3> edge_circles;
+  std::vector<double> face_sides;
 };
 
 // Clips the incident polygon in scratch->polygon (points in order; two points make a
