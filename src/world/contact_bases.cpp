@@ -3,29 +3,56 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <tuple>
 
 #include "pivot/math.hpp"
 
 namespace pivot {
 
-bool ContactBases::Key::operator<(const Key& o) const {
-  const auto tied = [](const Key& k) {
+namespace {
+
+auto tied(const Feature& f) { return std::tie(f.type, f.index, f.piece); }
+
+}  // namespace
+
+bool ContactKeys::Key::operator<(const Key& o) const {
+  const auto all = [](const Key& k) {
     return std::tie(k.body_a, k.body_b, k.a.type, k.a.index, k.a.piece, k.b.type, k.b.index,
                     k.b.piece, k.occurrence);
   };
-  return tied(*this) < tied(o);
+  return all(*this) < all(o);
 }
 
-ContactBases::Key ContactBases::key_of(const std::vector<const Contact*>& contacts, int i) {
-  const Contact& c = *contacts[i];
-  Key key{c.body_a, c.body_b, c.feature_a, c.feature_b, 0};
-  for (int j = i - 1; j >= 0; --j) {
-    const Contact& p = *contacts[j];
-    if (p.body_a != c.body_a || p.body_b != c.body_b) break;
-    if (p.feature_a == c.feature_a && p.feature_b == c.feature_b) ++key.occurrence;
+void ContactKeys::form(const std::vector<const Contact*>& contacts) {
+  const int n = static_cast<int>(contacts.size());
+  keys_.clear();
+  for (const Contact* c : contacts)
+    keys_.push_back({c->body_a, c->body_b, c->feature_a, c->feature_b, 0});
+  const auto same_features = [&](int i, int j) {
+    return keys_[i].a == keys_[j].a && keys_[i].b == keys_[j].b;
+  };
+  for (int first = 0, end = 0; first < n; first = end) {
+    end = first + 1;
+    while (end < n && keys_[end].body_a == keys_[first].body_a &&
+           keys_[end].body_b == keys_[first].body_b) {
+      ++end;
+    }
+    if (end - first < 2) continue;
+    // The pair's contacts by features, each run of equal ones in list order: their
+    // occurrences count up along it.
+    order_.resize(end - first);
+    std::iota(order_.begin(), order_.end(), first);
+    std::sort(order_.begin(), order_.end(), [&](int i, int j) {
+      return std::make_tuple(tied(keys_[i].a), tied(keys_[i].b), i) <
+             std::make_tuple(tied(keys_[j].a), tied(keys_[j].b), j);
+    });
+    for (size_t t = 1; t < order_.size(); ++t) {
+      if (same_features(order_[t], order_[t - 1])) {
+        keys_[order_[t]].occurrence = keys_[order_[t - 1]].occurrence + 1;
+      }
+    }
   }
-  return key;
 }
 
 void ContactBases::begin_step() {
@@ -106,13 +133,12 @@ void ContactBases::map_directions(int old_d, const char* old_flags, const double
   phi[(k + 1) % d] = 1;
 }
 
-void ContactBases::warm_basis(const std::vector<const Contact*>& contacts, int d,
-                              LcpBasis* out) const {
-  const int n = static_cast<int>(contacts.size());
+void ContactBases::warm_basis(const ContactKeys& keys, int d, LcpBasis* out) const {
+  const int n = static_cast<int>(keys.keys().size());
   out->z_basic.assign(static_cast<size_t>(n) * (2 + d), 0);
   bool any = false;
   for (int i = 0; i < n; ++i) {
-    const Entry probe{key_of(contacts, i), 0, 0};
+    const Entry probe{keys.keys()[i], 0, 0};
     const auto it = std::lower_bound(previous_.begin(), previous_.end(), probe);
     if (it == previous_.end() || probe < *it) continue;
     const char* f = &previous_flags_[it->first];
@@ -133,15 +159,14 @@ void ContactBases::warm_basis(const std::vector<const Contact*>& contacts, int d
   if (!any) out->z_basic.clear();
 }
 
-void ContactBases::record(const std::vector<const Contact*>& contacts, int d, const LcpBasis& basis,
-                          const VecX& z) {
-  const int n = static_cast<int>(contacts.size());
+void ContactBases::record(const ContactKeys& keys, int d, const LcpBasis& basis, const VecX& z) {
+  const int n = static_cast<int>(keys.keys().size());
   const auto keep = [&](int row) {
     next_flags_.push_back(basis.z_basic[row]);
     next_z_.push_back(z[row]);
   };
   for (int i = 0; i < n; ++i) {
-    next_.push_back({key_of(contacts, i), static_cast<int>(next_flags_.size()), d});
+    next_.push_back({keys.keys()[i], static_cast<int>(next_flags_.size()), d});
     keep(i);                                          // theta
     for (int j = 0; j < d; ++j) keep(n + i * d + j);  // phi_1..d
     keep(n + n * d + i);                              // lambda

@@ -52,6 +52,7 @@ struct World::Pipeline {
   // the step gathers from them, merge_islands takes in island order.
   struct IslandStorage {
     IslandInput input;       // the island's stepper input
+    ContactKeys keys;        // its contacts as the next step will see them again
     LcpBasis warm;           // its warm start
     ContactProblem problem;  // its contact LCP
     ContactProblem pseudo;   // its recovery push's (recovery_problem)
@@ -400,7 +401,7 @@ bool World::merge_islands() {
                           kept.side_impulses.end());
     if (kept.failed) failed_solves_.push_back(std::move(*kept.failed));
     if (!kept.basis.z_basic.empty()) {
-      p.bases.record(kept.input.stepper.contacts, kept.problem.d, kept.basis, kept.z);
+      p.bases.record(kept.keys, kept.problem.d, kept.basis, kept.z);
     }
   }
   return true;
@@ -450,8 +451,9 @@ bool World::step_island(int island_index) {
     // Warm start by contact features (a group side's: its vertex and face). A grouped
     // island's basis is over its planes, and its max search starts from it.
     const bool warm = options_.warm_start;
+    kept.keys.form(in.stepper.contacts);
     if (warm) {
-      p.bases.warm_basis(in.stepper.contacts, problem.d, &kept.warm);
+      p.bases.warm_basis(kept.keys, problem.d, &kept.warm);
     } else {
       kept.warm.z_basic.clear();
     }

@@ -44,14 +44,18 @@ struct Recorded {
   ContactBases bases;
   explicit Recorded(std::vector<Contact> island) : contacts(std::move(island)) {
     for (const Contact& c : contacts) list.push_back(&c);
+    ContactKeys keys;
+    keys.form(list);
     bases.begin_step();
-    bases.record(list, kD, solved, VecX::Zero(static_cast<int>(solved.z_basic.size())));
+    bases.record(keys, kD, solved, VecX::Zero(static_cast<int>(solved.z_basic.size())));
     bases.begin_step();
   }
   Recorded(const Recorded&) = delete;  // list points into contacts
   LcpBasis warm(const std::vector<const Contact*>& island) const {
+    ContactKeys keys;
+    keys.form(island);
     LcpBasis out;
-    bases.warm_basis(island, kD, &out);
+    bases.warm_basis(keys, kD, &out);
     return out;
   }
 };
@@ -80,6 +84,23 @@ TEST(ContactBases, ContactsOfTheSameFeaturePairKeepTheirOwnFlagsWhenNotAdjacent)
   EXPECT_EQ(r.warm(r.list).z_basic, r.solved.z_basic);
 }
 
+// The occurrence counts each pair's earlier contacts with the same features, whatever lies
+// between them, and starts again with the next pair (a pair's contacts come together).
+TEST(ContactKeys, OccurrencesCountEachPairsEarlierContactsWithTheSameFeatures) {
+  const std::vector<Contact> island{edge_edge(1, 2, 11, 9), edge_edge(1, 2, 3, 4),
+                                    edge_edge(1, 2, 11, 9), edge_edge(1, 2, 3, 4),
+                                    edge_edge(1, 2, 11, 9), edge_edge(1, 3, 11, 9),
+                                    edge_edge(1, 3, 11, 9), edge_edge(1, 2, 11, 9)};
+  std::vector<const Contact*> list;
+  for (const Contact& c : island) list.push_back(&c);
+  ContactKeys keys;
+  keys.form(list);
+  std::vector<int> occurrences;
+  for (const ContactKeys::Key& k : keys.keys()) occurrences.push_back(k.occurrence);
+  // The last contact is pair (1, 2) again after pair (1, 3): a run of its own.
+  EXPECT_EQ(occurrences, (std::vector<int>{0, 0, 1, 1, 2, 0, 1, 0}));
+}
+
 // One contact recorded with 4 directions (0, 90, 180, 270 degrees), its theta and the
 // given phi basic at the given impulses, looked up with new_d directions: the phi flags.
 std::vector<char> directions_after_a_change(const std::vector<std::pair<int, double>>& phi,
@@ -96,12 +117,14 @@ std::vector<char> directions_after_a_change(const std::vector<std::pair<int, dou
     solved.z_basic[1 + j] = 1;
     z[1 + j] = impulse;
   }
+  ContactKeys keys;
+  keys.form(list);
   ContactBases bases;
   bases.begin_step();
-  bases.record(list, kOldD, solved, z);
+  bases.record(keys, kOldD, solved, z);
   bases.begin_step();
   LcpBasis warm;
-  bases.warm_basis(list, new_d, &warm);
+  bases.warm_basis(keys, new_d, &warm);
   EXPECT_EQ(warm.z_basic.size(), static_cast<size_t>(2 + new_d));
   EXPECT_EQ(warm.z_basic[0], 1);
   return std::vector<char>(warm.z_basic.begin() + 1, warm.z_basic.end() - 1);
