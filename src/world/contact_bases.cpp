@@ -18,8 +18,7 @@ auto tied(const Feature& f) { return std::tie(f.type, f.index, f.piece); }
 
 bool ContactKeys::Key::operator<(const Key& o) const {
   const auto all = [](const Key& k) {
-    return std::tie(k.body_a, k.body_b, k.a.type, k.a.index, k.a.piece, k.b.type, k.b.index,
-                    k.b.piece, k.occurrence);
+    return std::make_tuple(k.body_a, k.body_b, tied(k.a), tied(k.b), k.occurrence);
   };
   return all(*this) < all(o);
 }
